@@ -1,0 +1,208 @@
+"""scikit-learn's estimator conventions, without importing scikit-learn.
+
+``get_params``/``set_params`` read the constructor signature, input checks
+raise the messages scikit-learn's own estimator checks look for, and
+``__sklearn_tags__`` (only ever called by scikit-learn, so it may import it)
+describes the estimator to scikit-learn's tooling.
+"""
+
+import inspect
+import numbers
+import warnings
+
+import numpy as np
+
+
+class NotFittedError(ValueError, AttributeError):
+    """Raised when a method needs a fitted estimator."""
+
+
+class DataConversionWarning(UserWarning):
+    """A column-vector y was passed where a 1d array was expected."""
+
+
+class BaseEstimator:
+    """Parameter handling shared by the estimators."""
+
+    @classmethod
+    def _param_names(cls):
+        sig = inspect.signature(cls.__init__)
+        return sorted(p.name for p in sig.parameters.values()
+                      if p.name != "self" and p.kind != p.VAR_KEYWORD)
+
+    def get_params(self, deep=True):
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params):
+        valid = self._param_names()
+        for key, value in params.items():
+            if key not in valid:
+                raise ValueError(
+                    f"Invalid parameter {key!r} for estimator {type(self).__name__}. "
+                    f"Valid parameters are: {valid!r}.")
+            setattr(self, key, value)
+        return self
+
+    def __repr__(self):
+        sig = inspect.signature(type(self).__init__)
+        changed = []
+        for name, param in sig.parameters.items():
+            if name == "self":
+                continue
+            value = getattr(self, name)
+            default = param.default
+            same = value is default or (
+                type(value) is type(default) and not isinstance(value, np.ndarray)
+                and value == default)
+            if not same:
+                changed.append(f"{name}={value!r}")
+        return f"{type(self).__name__}({', '.join(changed)})"
+
+    def __sklearn_is_fitted__(self):
+        return hasattr(self, "tree_")
+
+    def _check_fitted(self):
+        if not hasattr(self, "tree_"):
+            raise NotFittedError(
+                f"This {type(self).__name__} instance is not fitted yet. Call 'fit' "
+                "with appropriate arguments before using this estimator.")
+
+
+# ---------------------------------------------------------------------------
+# input validation
+# ---------------------------------------------------------------------------
+
+def _feature_names(X):
+    """Column names of a DataFrame-like X if they are all strings, else None."""
+    columns = getattr(X, "columns", None)
+    if columns is None:
+        return None
+    names = np.asarray(list(columns), dtype=object)
+    kinds = {type(n) for n in names}
+    if kinds == {str}:
+        return names
+    if any(isinstance(n, str) for n in names) and len(kinds) > 1:
+        raise TypeError(
+            "Feature names are only supported if all input features have string names, "
+            f"but your input has {sorted(k.__name__ for k in kinds)} as feature name / "
+            "column name types. Convert them all to strings.")
+    return None
+
+
+def as_float32_matrix(X, *, what="X"):
+    """Validate X and return it as a C-contiguous float32 2-d array."""
+    if hasattr(X, "iloc") or hasattr(X, "dtypes"):
+        try:
+            X = X.to_numpy(dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"{what} contains non-numeric columns ({exc}). Only numbers are "
+                "supported here; encode categorical columns first.") from None
+    if hasattr(X, "toarray") or type(X).__module__.startswith("scipy.sparse"):
+        raise TypeError(f"Sparse input is not supported; pass a dense array as {what}.")
+    arr = np.asarray(X)
+    if arr.dtype.kind == "c":
+        raise ValueError("Complex data not supported")
+    if arr.dtype.kind in "OUS":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"{what} must contain numbers only; could not convert it: {exc}") from None
+    if arr.ndim != 2:
+        raise ValueError(
+            f"Expected 2D array, got {'scalar' if arr.ndim == 0 else f'{arr.ndim}D'} "
+            f"array instead: {what} has shape {arr.shape}. Reshape your data either using "
+            "array.reshape(-1, 1) if your data has a single feature or array.reshape(1, -1) "
+            "if it contains a single sample.")
+    if arr.shape[1] == 0:
+        raise ValueError(
+            f"0 feature(s) (shape={arr.shape}) while a minimum of 1 is required.")
+    if arr.shape[0] == 0:
+        raise ValueError(
+            f"0 sample(s) (shape={arr.shape}) while a minimum of 1 is required.")
+    with np.errstate(over="ignore"):
+        arr = np.ascontiguousarray(arr, dtype=np.float32)
+    finite = np.isfinite(arr)
+    if not finite.all():
+        bad_nan = np.isnan(arr).any()
+        col = int(np.flatnonzero(~finite.all(axis=0))[0])
+        raise ValueError(
+            f"Input {what} contains {'NaN' if bad_nan else 'infinity'} (first in column "
+            f"{col}). Missing values are not supported by this estimator yet: drop or "
+            "impute them first. (Values beyond the float32 range also count as infinity.)")
+    return arr
+
+
+def as_target(y, *, n_samples):
+    """Validate y as a 1-d array with one entry per sample."""
+    if y is None:
+        raise ValueError("This estimator requires y to be passed, but the target y is None.")
+    arr = np.asarray(y)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        warnings.warn(
+            "A column-vector y was passed when a 1d array was expected. Please change "
+            "the shape of y to (n_samples,), for example using ravel().",
+            DataConversionWarning, stacklevel=3)
+        arr = arr[:, 0]
+    if arr.ndim != 1:
+        raise ValueError(
+            f"y should be a 1d array, got an array of shape {arr.shape} instead. "
+            "Multi-output targets are not supported.")
+    if len(arr) != n_samples:
+        raise ValueError(
+            f"Found input variables with inconsistent numbers of samples: "
+            f"[{n_samples}, {len(arr)}] (X has {n_samples} rows, y has {len(arr)}).")
+    return arr
+
+
+def as_sample_weight(sample_weight, n_samples):
+    if sample_weight is None:
+        return np.ones(n_samples)
+    if isinstance(sample_weight, numbers.Number):
+        return np.full(n_samples, float(sample_weight))
+    w = np.asarray(sample_weight, dtype=np.float64)
+    if w.ndim != 1:
+        raise ValueError("Sample weights must be 1D array or scalar")
+    if w.shape != (n_samples,):
+        raise ValueError(
+            f"sample_weight.shape == {w.shape}, expected {(n_samples,)}!")
+    if not np.all(np.isfinite(w)):
+        raise ValueError("sample_weight contains NaN or infinity.")
+    if np.any(w < 0):
+        raise ValueError("Negative values in data passed to sample_weight.")
+    return w
+
+
+def check_n_features(est, X, *, reset):
+    """Record (reset=True) or check the feature count and names."""
+    names = _feature_names(X)
+    if reset:
+        est.n_features_in_ = None  # set below, after validation
+        if names is not None:
+            est.feature_names_in_ = names
+        elif hasattr(est, "feature_names_in_"):
+            del est.feature_names_in_
+        return names
+    fitted = getattr(est, "feature_names_in_", None)
+    if fitted is None and names is not None:
+        warnings.warn(
+            f"X has feature names, but {type(est).__name__} was fitted without feature names",
+            UserWarning, stacklevel=3)
+    elif fitted is not None and names is None:
+        warnings.warn(
+            f"X does not have valid feature names, but {type(est).__name__} was fitted "
+            "with feature names", UserWarning, stacklevel=3)
+    elif fitted is not None and (len(fitted) != len(names) or np.any(fitted != names)):
+        unexpected = sorted(set(names) - set(fitted))
+        missing = sorted(set(fitted) - set(names))
+        msg = "The feature names should match those that were passed during fit.\n"
+        if unexpected:
+            msg += "Feature names unseen at fit time:\n" + "".join(f"- {n}\n" for n in unexpected)
+        if missing:
+            msg += "Feature names seen at fit time, yet now missing:\n" + "".join(
+                f"- {n}\n" for n in missing)
+        if not unexpected and not missing:
+            msg += "Feature names must be in the same order as they were in fit.\n"
+        raise ValueError(msg)
+    return names

@@ -1,0 +1,499 @@
+"""The estimators: DecisionTreeClassifier and DecisionTreeRegressor."""
+
+import math
+import numbers
+
+import numpy as np
+
+from . import _grow
+from ._base import (BaseEstimator, as_float32_matrix, as_sample_weight, as_target,
+                    check_n_features)
+from ._criteria import CLASSIFICATION, REGRESSION, make_criterion
+from ._steps import Step
+from ._tree import TREE_LEAF, TREE_UNDEFINED, Tree, preorder
+
+GROWTH_ORDERS = ("depth_first", "best_first", "breadth_first")
+_MAX_DEPTH = np.iinfo(np.int32).max
+
+
+def _param_error(est, name, requirement):
+    value = getattr(est, name)
+    return ValueError(
+        f"The {name!r} parameter of {type(est).__name__} must be {requirement}. "
+        f"Got {value!r} instead.")
+
+
+def _is_int(v):
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+
+def _is_real(v):
+    return isinstance(v, numbers.Real) and not isinstance(v, bool)
+
+
+class BaseDecisionTree(BaseEstimator):
+    """Shared fitting logic.  See the two public subclasses."""
+
+    _criteria = {}
+
+    # -- parameters -----------------------------------------------------------
+
+    def _resolve_params(self, n_samples, n_features, weight_sum, has_weights):
+        if not isinstance(self.criterion, str) or self.criterion not in self._criteria:
+            raise ValueError(
+                f"Unknown criterion {self.criterion!r} for {type(self).__name__}. "
+                f"Choose one of: {', '.join(sorted(self._criteria))}.")
+        if self.splitter not in ("best", "random"):
+            raise _param_error(self, "splitter", "'best' or 'random'")
+        if self.max_depth is not None and not (_is_int(self.max_depth) and self.max_depth >= 1):
+            raise _param_error(self, "max_depth", "an int in the range [1, inf) or None")
+        max_depth = _MAX_DEPTH if self.max_depth is None else int(self.max_depth)
+
+        msl = self.min_samples_leaf
+        if _is_int(msl) and msl >= 1:
+            min_samples_leaf = int(msl)
+        elif _is_real(msl) and not _is_int(msl) and 0.0 < msl < 1.0:
+            min_samples_leaf = int(math.ceil(msl * n_samples))
+        else:
+            raise _param_error(self, "min_samples_leaf",
+                               "an int in the range [1, inf) or a float in the range (0.0, 1.0)")
+        mss = self.min_samples_split
+        if _is_int(mss) and mss >= 2:
+            min_samples_split = int(mss)
+        elif _is_real(mss) and not _is_int(mss) and 0.0 < mss <= 1.0:
+            min_samples_split = max(2, int(math.ceil(mss * n_samples)))
+        else:
+            raise _param_error(self, "min_samples_split",
+                               "an int in the range [2, inf) or a float in the range (0.0, 1.0]")
+        min_samples_split = max(min_samples_split, 2 * min_samples_leaf)
+
+        fraction = self.min_weight_fraction_leaf
+        if not (_is_real(fraction) and 0.0 <= fraction <= 0.5):
+            raise _param_error(self, "min_weight_fraction_leaf", "a float in the range [0.0, 0.5]")
+        min_weight_leaf = fraction * (weight_sum if has_weights else n_samples)
+
+        mf = self.max_features
+        if mf is None:
+            max_features = n_features
+        elif mf == "sqrt":
+            max_features = max(1, int(np.sqrt(n_features)))
+        elif mf == "log2":
+            max_features = max(1, int(np.log2(n_features)))
+        elif _is_int(mf) and 1 <= mf:
+            if mf > n_features:
+                raise ValueError(
+                    f"max_features must be in (0, n_features={n_features}]; got {mf}.")
+            max_features = int(mf)
+        elif _is_real(mf) and not _is_int(mf) and 0.0 < mf <= 1.0:
+            max_features = max(1, int(mf * n_features))
+        else:
+            raise _param_error(self, "max_features",
+                               "an int in [1, n_features], a float in (0.0, 1.0], "
+                               "'sqrt', 'log2' or None")
+
+        mln = self.max_leaf_nodes
+        if mln is not None and not (_is_int(mln) and mln >= 2):
+            raise _param_error(self, "max_leaf_nodes", "an int in the range [2, inf) or None")
+        if not (_is_real(self.min_impurity_decrease) and self.min_impurity_decrease >= 0):
+            raise _param_error(self, "min_impurity_decrease", "a float in the range [0.0, inf)")
+        growth = self.growth
+        if growth is None:
+            growth = "best_first" if mln is not None else "depth_first"
+        if growth not in GROWTH_ORDERS:
+            raise _param_error(self, "growth", f"one of {GROWTH_ORDERS} or None")
+        if not (self.random_state is None or _is_int(self.random_state)
+                or isinstance(self.random_state, np.random.Generator)
+                or isinstance(self.random_state, np.random.RandomState)):
+            raise _param_error(self, "random_state", "None, an int or a NumPy random generator")
+        return dict(max_depth=max_depth, min_samples_leaf=min_samples_leaf,
+                    min_samples_split=min_samples_split, min_weight_leaf=min_weight_leaf,
+                    max_features=max_features, growth=growth,
+                    max_splits=None if mln is None else mln - 1)
+
+    def _rng(self):
+        rs = self.random_state
+        if isinstance(rs, np.random.Generator):
+            return rs
+        if isinstance(rs, np.random.RandomState):
+            return np.random.default_rng(rs.randint(np.iinfo(np.int32).max))
+        return np.random.default_rng(rs)
+
+    # -- fitting ----------------------------------------------------------------
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree on (X, y), recording every split in ``steps_``."""
+        feature_names = check_n_features(self, X, reset=True)
+        Xf = as_float32_matrix(X)
+        n_samples, n_features = Xf.shape
+        y = as_target(y, n_samples=n_samples)
+        if n_samples < 2:
+            raise ValueError(
+                f"Cannot grow a tree from 1 sample (n_samples = {n_samples}); "
+                "at least 2 samples are needed.")
+        y = self._encode_target(y)
+        w = as_sample_weight(sample_weight, n_samples)
+        has_weights = sample_weight is not None
+        w, has_weights = self._apply_class_weight(y, w, has_weights)
+        weight_sum = float(w.sum())
+        if not weight_sum > 0:
+            raise ValueError("The sample weights sum to zero: nothing to learn from.")
+        params = self._resolve_params(n_samples, n_features, weight_sum, has_weights)
+        self.n_features_in_ = n_features
+        if feature_names is None and hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        self.max_features_ = params["max_features"]
+        self.growth_ = params["growth"]
+        self.n_outputs_ = 1
+
+        keep = w > 0  # zero-weight rows are not samples of any node
+        Xk, yk, wk = Xf[keep], y[keep], w[keep]
+        crit = make_criterion(self.criterion, getattr(self, "n_classes_", 0),
+                              classification=self._is_classifier)
+        stats = self._sample_stats(yk, wk)
+        prob = _grow.Problem(
+            np.ascontiguousarray(Xk.T), stats, yk, wk, crit,
+            max_depth=params["max_depth"], min_samples_split=params["min_samples_split"],
+            min_samples_leaf=params["min_samples_leaf"],
+            min_weight_leaf=params["min_weight_leaf"], max_features=params["max_features"],
+            splitter=self.splitter, min_impurity_decrease=float(self.min_impurity_decrease),
+            weight_total=weight_sum, rng=self._rng())
+        if crit.needs_samples:
+            root_impurity = _grow.sad_prefix(yk, wk)[-1] / wk.sum()
+        else:
+            root_impurity = float(crit.impurity(stats.sum(axis=0)))
+        nodes = _grow.Nodes(stats.shape[1])
+        growth = params["growth"]
+        record = bool(self.record_candidates)
+        if growth == "breadth_first" or (growth == "depth_first" and params["max_splits"] is None):
+            order = _grow.grow_levels(prob, nodes, root_impurity, params["max_splits"], record)
+        else:
+            order = _grow.grow_nodes(prob, nodes, root_impurity, params["max_splits"], record,
+                                     best_first=growth == "best_first")
+        self.tree_, self.steps_ = self._assemble(nodes, order, growth, crit, Xk, yk, wk)
+        return self
+
+    def _assemble(self, nodes, order, growth, crit, X, y, w):
+        size = nodes.size
+        left, right = nodes.left[:size], nodes.right[:size]
+        if growth == "depth_first":
+            perm = preorder(left, right)  # canonical id -> builder id
+        else:
+            perm = np.arange(size)  # creation order (= level order for breadth-first)
+        new_of_old = np.empty(size, dtype=np.intp)
+        new_of_old[perm] = np.arange(size)
+        internal = left[perm] != TREE_LEAF
+        remap = lambda a: np.where(internal, new_of_old[np.maximum(a[perm], 0)], TREE_LEAF)
+        stats = nodes.stats[:size][perm]
+        reasons = np.array(_grow.STOP_REASONS, dtype=object)[nodes.reason[:size][perm]]
+        parent_old = nodes.parent[:size][perm]
+        tree = Tree(
+            children_left=remap(left),
+            children_right=remap(right),
+            feature=np.where(internal, nodes.feature[:size][perm], TREE_UNDEFINED),
+            threshold=np.where(internal, nodes.threshold[:size][perm], float(TREE_UNDEFINED)),
+            impurity=nodes.impurity[:size][perm].copy(),
+            n_node_samples=nodes.n[:size][perm].copy(),
+            weighted_n_node_samples=stats[:, -1].copy(),
+            value=np.zeros((size, 1, 1)),
+            depth=nodes.depth[:size][perm].copy(),
+            parent=np.where(parent_old >= 0, new_of_old[np.maximum(parent_old, 0)], -1),
+            stop_reason=np.where(internal, "", reasons).astype(object),
+            node_ids=np.arange(size),
+            split_improvement=np.where(nodes.searched[:size][perm] & (nodes.feature[:size][perm] >= 0),
+                                       nodes.improvement[:size][perm], np.nan),
+        )
+        tree.value = self._node_values(tree, stats, crit, X, y, w)
+        tree.max_n_classes = tree.value.shape[2]
+        tree.n_classes = np.array([tree.value.shape[2]])
+
+        split_order = new_of_old[np.asarray(order, dtype=np.intp)]
+        if growth == "depth_first":
+            split_order = np.sort(split_order)
+        names = self._feature_names_list()
+        steps = []
+        for k, node in enumerate(split_order):
+            old = perm[node]
+            cand = nodes.candidates.get(int(old))
+            steps.append(Step(self, tree, k, int(node), cand, names))
+        return tree, steps
+
+    def _feature_names_list(self):
+        if hasattr(self, "feature_names_in_"):
+            return [str(n) for n in self.feature_names_in_]
+        return [f"x{i}" for i in range(self.n_features_in_)]
+
+    # -- growth replay ------------------------------------------------------------
+
+    def tree_at(self, k):
+        """The tree after the first ``k`` steps of growth (``tree_at(0)``: the root).
+
+        Nodes are renumbered compactly in the order of the full tree's ids;
+        ``node_ids`` maps them back to ids in ``tree_``.  Leaves that the full
+        tree splits later have ``stop_reason == "not yet split"``.
+        """
+        self._check_fitted()
+        if not _is_int(k) or not 0 <= k <= len(self.steps_):
+            raise ValueError(f"k must be an int in [0, {len(self.steps_)}]; got {k!r}.")
+        full = self.tree_
+        keep = np.zeros(full.node_count, dtype=bool)
+        keep[0] = True
+        split_nodes = np.array([s.node for s in self.steps_[:k]], dtype=np.intp)
+        keep[full.children_left[split_nodes]] = True
+        keep[full.children_right[split_nodes]] = True
+        sub = full.subtree(keep)
+        pending = (sub.children_left == TREE_LEAF) & (full.children_left[sub.node_ids] != TREE_LEAF)
+        sub.stop_reason[pending] = "not yet split"
+        return sub
+
+    # -- prediction ---------------------------------------------------------------
+
+    def _validate_X_predict(self, X):
+        self._check_fitted()
+        check_n_features(self, X, reset=False)
+        Xf = as_float32_matrix(X)
+        if Xf.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {Xf.shape[1]} features, but {type(self).__name__} is expecting "
+                f"{self.n_features_in_} features as input.")
+        return Xf
+
+    def apply(self, X):
+        """Index of the leaf each sample ends up in."""
+        return self.tree_.apply(self._validate_X_predict(X))
+
+    def decision_path(self, X):
+        """Dense boolean indicator (n_samples, node_count): nodes each sample visits.
+
+        scikit-learn returns a SciPy sparse matrix; dtree returns a dense array
+        so that it does not depend on SciPy.
+        """
+        return self.tree_.decision_path(self._validate_X_predict(X))
+
+    def get_depth(self):
+        self._check_fitted()
+        return self.tree_.max_depth
+
+    def get_n_leaves(self):
+        self._check_fitted()
+        return self.tree_.n_leaves
+
+    @property
+    def feature_importances_(self):
+        self._check_fitted()
+        return feature_importances(self.tree_, self.n_features_in_)
+
+
+def feature_importances(tree, n_features):
+    """Normalised total weighted impurity decrease per feature."""
+    out = np.zeros(n_features)
+    internal = np.flatnonzero(tree.children_left != TREE_LEAF)
+    if internal.size:
+        w, imp = tree.weighted_n_node_samples, tree.impurity
+        lft, rgt = tree.children_left[internal], tree.children_right[internal]
+        decrease = w[internal] * imp[internal] - w[lft] * imp[lft] - w[rgt] * imp[rgt]
+        np.add.at(out, tree.feature[internal], decrease)
+        out /= w[0]
+    total = out.sum()
+    return out / total if total > 0 else out
+
+
+class DecisionTreeClassifier(BaseDecisionTree):
+    """A decision tree classifier whose growth can be replayed step by step.
+
+    Parameters follow scikit-learn's ``DecisionTreeClassifier``; ``criterion``
+    also accepts ``"misclassification"`` (1 - max p) and ``"gain_ratio"``
+    (C4.5: threshold by entropy gain, features by gain / split information).
+
+    growth : {"depth_first", "best_first", "breadth_first"} or None
+        The order in which nodes are split.  None means best-first when
+        ``max_leaf_nodes`` is set and depth-first otherwise (scikit-learn's
+        rule).  With a leaf budget, every order stops after
+        ``max_leaf_nodes - 1`` splits: best-first takes the largest
+        improvements, depth-first the first splits in pre-order (the leftmost
+        branches are grown to full depth first), breadth-first the shallowest
+        nodes, left to right.
+    record_candidates : bool
+        Keep every searched node's per-feature candidate table for
+        ``steps_[i].candidates`` (it costs little; off saves memory).
+    """
+
+    _criteria = CLASSIFICATION
+    _is_classifier = True
+
+    def __init__(self, *, criterion="gini", splitter="best", max_depth=None,
+                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
+                 max_features=None, random_state=None, max_leaf_nodes=None,
+                 min_impurity_decrease=0.0, class_weight=None, growth=None,
+                 record_candidates=True):
+        self.criterion = criterion
+        self.splitter = splitter
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_features = max_features
+        self.random_state = random_state
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_impurity_decrease = min_impurity_decrease
+        self.class_weight = class_weight
+        self.growth = growth
+        self.record_candidates = record_candidates
+
+    def __sklearn_tags__(self):
+        from sklearn.utils import ClassifierTags, InputTags, Tags, TargetTags
+
+        return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
+                    classifier_tags=ClassifierTags(), input_tags=InputTags())
+
+    def _encode_target(self, y):
+        if y.dtype.kind == "f":
+            if not np.all(np.isfinite(y)):
+                raise ValueError("Input y contains NaN or infinity.")
+            if np.any(y != np.round(y)):
+                raise ValueError(
+                    "Unknown label type: continuous. A classifier needs discrete class "
+                    "labels; use DecisionTreeRegressor for a numeric target.")
+        try:
+            classes, codes = np.unique(y, return_inverse=True)
+        except TypeError:
+            raise ValueError(
+                "Unknown label type: mixed types in y. Class labels must all be "
+                "strings or all numbers.") from None
+        self.classes_ = classes
+        self.n_classes_ = len(classes)
+        return codes.astype(np.intp)
+
+    def _apply_class_weight(self, codes, w, has_weights):
+        cw = self.class_weight
+        if cw is None:
+            return w, has_weights
+        k = self.n_classes_
+        if cw == "balanced":
+            counts = np.bincount(codes, minlength=k)
+            per_class = len(codes) / (k * counts)
+        elif isinstance(cw, dict):
+            per_class = np.ones(k)
+            lookup = {c.item() if hasattr(c, "item") else c: i for i, c in enumerate(self.classes_)}
+            for label, weight in cw.items():
+                if label not in lookup:
+                    raise ValueError(f"class_weight names label {label!r}, which is not in y.")
+                per_class[lookup[label]] = weight
+        else:
+            raise _param_error(self, "class_weight", "'balanced', a dict or None")
+        return w * per_class[codes], True
+
+    def _sample_stats(self, codes, w):
+        stats = np.zeros((len(codes), self.n_classes_ + 1))
+        stats[np.arange(len(codes)), codes] = w
+        stats[:, -1] = w
+        return stats
+
+    def _node_values(self, tree, stats, crit, X, y, w):
+        return (stats[:, :-1] / stats[:, -1:])[:, None, :]
+
+    def predict_proba(self, X):
+        """Class fractions of the leaf each sample reaches."""
+        leaves = self.apply(X)
+        return self.tree_.value[leaves, 0, :].copy()
+
+    def predict_log_proba(self, X):
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+    def predict(self, X):
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+
+    def score(self, X, y, sample_weight=None):
+        """Mean accuracy (weighted by ``sample_weight`` if given)."""
+        pred = self.predict(X)
+        correct = (pred == np.asarray(y)).astype(np.float64)
+        return float(np.average(correct, weights=sample_weight))
+
+
+class DecisionTreeRegressor(BaseDecisionTree):
+    """A decision tree regressor whose growth can be replayed step by step.
+
+    Parameters follow scikit-learn's ``DecisionTreeRegressor``, plus ``growth``
+    and ``record_candidates`` as in :class:`DecisionTreeClassifier`.
+    ``"friedman_mse"`` behaves exactly like ``"squared_error"``, as in
+    scikit-learn 1.9.
+    """
+
+    _criteria = REGRESSION
+    _is_classifier = False
+
+    def __init__(self, *, criterion="squared_error", splitter="best", max_depth=None,
+                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
+                 max_features=None, random_state=None, max_leaf_nodes=None,
+                 min_impurity_decrease=0.0, growth=None, record_candidates=True):
+        self.criterion = criterion
+        self.splitter = splitter
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_features = max_features
+        self.random_state = random_state
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_impurity_decrease = min_impurity_decrease
+        self.growth = growth
+        self.record_candidates = record_candidates
+
+    def __sklearn_tags__(self):
+        from sklearn.utils import InputTags, RegressorTags, Tags, TargetTags
+
+        return Tags(estimator_type="regressor", target_tags=TargetTags(required=True),
+                    regressor_tags=RegressorTags(), input_tags=InputTags())
+
+    def _encode_target(self, y):
+        try:
+            y = np.asarray(y, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError("y must be numeric for a regression tree.") from None
+        if not np.all(np.isfinite(y)):
+            raise ValueError("Input y contains NaN or infinity.")
+        if self.criterion == "poisson":
+            if np.any(y < 0):
+                raise ValueError(
+                    "Some value(s) of y are negative which is not allowed for Poisson "
+                    "regression.")
+            if np.sum(y) <= 0:
+                raise ValueError(
+                    "Sum of y is not positive which is necessary for Poisson regression.")
+        return y
+
+    def _apply_class_weight(self, y, w, has_weights):
+        return w, has_weights
+
+    def _sample_stats(self, y, w):
+        stats = np.zeros((len(y), 4))
+        stats[:, 0] = w * y
+        stats[:, 1] = w * y * y
+        if self.criterion == "poisson":
+            with np.errstate(divide="ignore", invalid="ignore"):
+                stats[:, 2] = np.where(y > 0, w * y * np.log(y), 0.0)
+        stats[:, 3] = w
+        return stats
+
+    def _node_values(self, tree, stats, crit, X, y, w):
+        if not crit.needs_samples:
+            return (stats[:, 0] / stats[:, -1])[:, None, None]
+        # absolute error predicts the weighted median of each node's samples
+        path = tree.decision_path(X)
+        values = np.array([_grow.weighted_median(y[path[:, i]], w[path[:, i]])
+                           for i in range(tree.node_count)])
+        return values[:, None, None]
+
+    def predict(self, X):
+        return self.tree_.value[self.apply(X), 0, 0]
+
+    def score(self, X, y, sample_weight=None):
+        """Coefficient of determination R² (weighted by ``sample_weight``)."""
+        y = np.asarray(y, dtype=np.float64)
+        pred = self.predict(X)
+        wts = np.ones_like(y) if sample_weight is None else np.asarray(sample_weight, float)
+        ss_res = np.sum(wts * (y - pred) ** 2)
+        ss_tot = np.sum(wts * (y - np.average(y, weights=wts)) ** 2)
+        if ss_tot == 0:
+            return 1.0 if ss_res == 0 else 0.0
+        return float(1.0 - ss_res / ss_tot)

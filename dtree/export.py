@@ -1,0 +1,732 @@
+"""Turn a fitted decision tree into Graphviz DOT source or a plain-text report.
+
+Both functions are duck-typed on scikit-learn's vocabulary for fitted trees,
+so they accept dtree's estimators as well as scikit-learn's fitted
+``DecisionTreeClassifier`` / ``DecisionTreeRegressor`` (and the bare
+``tree_`` objects of either).  What is read:
+
+* from the estimator (all optional): ``tree_``, ``classes_``,
+  ``feature_names_in_``, ``n_features_in_``, ``criterion``;
+* from the tree: ``children_left``, ``children_right`` (-1 at leaves),
+  ``feature``, ``threshold``, ``impurity``, ``n_node_samples``,
+  ``weighted_n_node_samples`` and ``value`` of shape
+  ``(node_count, n_outputs, n_classes or 1)``, which holds class *fractions*
+  for classifiers and the mean target for regressors.  dtree trees may also
+  carry ``node_ids`` (compact index -> id shown to the user).
+
+The left child of a split receives the samples with ``x[feature] <= threshold``.
+
+DOT output safety: every piece of text that may come from a user (feature
+names, class names, ``label_lines``) only ever appears inside a double-quoted
+DOT string, escaped by :func:`_dot_quote`, so it cannot close the string, add
+attributes, nodes or edges, or trigger Graphviz's ``\\N``/``\\G``/``\\l``
+escape sequences or HTML-entity decoding.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+__all__ = ["export_graphviz", "export_text"]
+
+_LEAF = -1
+
+#: Okabe & Ito's colour-blind-safe qualitative palette (black left out, since
+#: it cannot carry dark text).  Used cyclically when there are more classes.
+OKABE_ITO = (
+    "#E69F00",  # orange
+    "#56B4E9",  # sky blue
+    "#009E73",  # bluish green
+    "#F0E442",  # yellow
+    "#0072B2",  # blue
+    "#D55E00",  # vermillion
+    "#CC79A7",  # reddish purple
+)
+
+_CLASSIFICATION_CRITERIA = {
+    "gini",
+    "entropy",
+    "log_loss",
+    "misclassification",
+    "gain_ratio",
+}
+_REGRESSION_CRITERIA = {
+    "squared_error",
+    "friedman_mse",
+    "absolute_error",
+    "poisson",
+}
+#: Criteria whose node impurity is a different, better known quantity.
+_IMPURITY_DISPLAY_NAME = {"gain_ratio": "entropy", "log_loss": "log_loss"}
+
+_TEXT_COLOUR = "#000000"
+_BORDER_COLOUR = "#404040"
+_TRUNCATED_FILL = "#C0C0C0"
+#: Fills never get darker than this relative luminance, which keeps black
+#: text at a contrast ratio of at least 7:1 (WCAG AAA).
+_MIN_FILL_LUMINANCE = 0.30
+
+_HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
+_COLOUR_SPEC = re.compile(r"#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})|[A-Za-z][A-Za-z0-9]{0,31}")
+_RANKDIRS = {"TB", "BT", "LR", "RL"}
+
+
+# --------------------------------------------------------------------------
+# Reading the estimator
+# --------------------------------------------------------------------------
+
+
+class _TreeView:
+    """The arrays of a fitted tree, fetched once (scikit-learn's Cython tree
+    builds a fresh array on every attribute access)."""
+
+    def __init__(self, est):
+        if hasattr(est, "tree_"):
+            tree = est.tree_
+            owner = est
+        elif hasattr(est, "children_left"):
+            tree = est
+            owner = None
+        else:
+            raise ValueError(
+                "expected a fitted decision tree (an estimator with a `tree_` "
+                f"attribute, or the tree itself); got {type(est).__name__}"
+            )
+        if tree is None:
+            raise ValueError("the estimator is not fitted (its `tree_` is None)")
+        self.owner = owner
+        self.tree = tree
+        self.left = np.asarray(tree.children_left).astype(np.int64, copy=False)
+        self.right = np.asarray(tree.children_right).astype(np.int64, copy=False)
+        self.feature = np.asarray(tree.feature).astype(np.int64, copy=False)
+        self.threshold = np.asarray(tree.threshold, dtype=np.float64)
+        self.impurity = np.asarray(tree.impurity, dtype=np.float64)
+        self.n_samples = np.asarray(tree.n_node_samples)
+        self.weighted = np.asarray(tree.weighted_n_node_samples, dtype=np.float64)
+        value = np.asarray(tree.value, dtype=np.float64)
+        if value.ndim == 1:
+            value = value[:, None, None]
+        elif value.ndim == 2:
+            value = value[:, None, :]
+        self.value = value
+        self.node_count = int(getattr(tree, "node_count", len(self.left)))
+        self.n_outputs = value.shape[1]
+        self.n_classes = value.shape[2]
+        ids = getattr(tree, "node_ids", None)
+        self.display_ids = None if ids is None else np.asarray(ids)
+
+    def attr(self, name, default=None):
+        """An attribute of the estimator, else of the tree, else default."""
+        for obj in (self.owner, self.tree):
+            if obj is not None:
+                val = getattr(obj, name, None)
+                if val is not None:
+                    return val
+        return default
+
+    def is_leaf(self, node):
+        return self.left[node] == _LEAF
+
+    def criterion_name(self):
+        crit = self.attr("criterion")
+        if crit is not None and not isinstance(crit, str):
+            crit = getattr(crit, "name", None)
+        return crit if isinstance(crit, str) else None
+
+    def is_classifier(self, class_names=None):
+        if self.owner is not None:
+            if getattr(self.owner, "classes_", None) is not None:
+                return True
+            kind = getattr(self.owner, "_estimator_type", None)
+            if kind in ("classifier", "regressor"):
+                return kind == "classifier"
+        crit = self.criterion_name()
+        if crit in _CLASSIFICATION_CRITERIA:
+            return True
+        if crit in _REGRESSION_CRITERIA:
+            return False
+        if class_names is not None:
+            return True
+        n_classes = getattr(self.tree, "n_classes", None)
+        if n_classes is not None:
+            return int(np.max(np.atleast_1d(n_classes))) > 1
+        return self.n_classes > 1
+
+    def n_features(self):
+        for obj, name in ((self.owner, "n_features_in_"), (self.tree, "n_features")):
+            n = getattr(obj, name, None) if obj is not None else None
+            if n is not None:
+                return int(n)
+        return None
+
+    def subtree_depth(self, node):
+        """Number of levels in the subtree rooted at ``node`` (a leaf is 1)."""
+        best = 0
+        stack = [(node, 1)]
+        while stack:
+            n, d = stack.pop()
+            best = max(best, d)
+            if self.left[n] != _LEAF and self.right[n] != _LEAF:
+                stack.append((self.left[n], d + 1))
+                stack.append((self.right[n], d + 1))
+        return best
+
+
+def _names(names, what):
+    """A user-supplied sequence of names as a list (refusing a lone string)."""
+    if isinstance(names, (str, bytes)):
+        raise TypeError(f"{what} must be a sequence of names, not a single string")
+    return list(names)
+
+
+def _check_int(value, what, minimum):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise ValueError(f"{what} must be an integer >= {minimum}; got {value!r}")
+
+
+def _feature_names(view, feature_names, default_from_estimator):
+    """Return a list of names, or None for generic names."""
+    if feature_names is None and default_from_estimator:
+        feature_names = view.attr("feature_names_in_")
+    if feature_names is None:
+        return None
+    names = _names(feature_names, "feature_names")
+    used = view.feature[view.left != _LEAF]
+    n_features = view.n_features()
+    if n_features is not None and len(names) != n_features:
+        raise ValueError(
+            f"feature_names must contain {n_features} elements, got {len(names)}"
+        )
+    if used.size and int(used.max()) >= len(names):
+        raise ValueError(
+            f"feature_names has {len(names)} elements but the tree splits on "
+            f"feature index {int(used.max())}"
+        )
+    return names
+
+
+# --------------------------------------------------------------------------
+# Plain text
+# --------------------------------------------------------------------------
+
+
+def export_text(
+    est,
+    *,
+    feature_names=None,
+    class_names=None,
+    max_depth=10,
+    spacing=3,
+    decimals=2,
+    show_weights=False,
+):
+    """Describe the rules of a fitted tree as indented text.
+
+    The layout is scikit-learn's ``export_text``, character for character:
+    one ``|--- feature <= t`` / ``|--- feature >  t`` pair per split, and for
+    each leaf ``|--- class: c`` (classifiers; preceded by
+    ``weights: [...]`` with the weighted class counts when ``show_weights``)
+    or ``|--- value: [v]`` (regressors).  Below ``max_depth`` levels a
+    subtree is replaced by ``truncated branch of depth d``.
+
+    Parameters
+    ----------
+    est : fitted estimator or tree
+    feature_names : sequence of str, optional
+        Defaults to ``feature_0``, ``feature_1``, ... (like scikit-learn,
+        ``feature_names_in_`` is *not* used here; pass it explicitly).
+    class_names : sequence, optional
+        Defaults to ``est.classes_``.  Ignored for regressors.
+    max_depth : int
+        Number of split levels shown.
+    spacing : int
+        Width of one indentation level.
+    decimals : int
+        Digits after the decimal point for thresholds, values and weights.
+    show_weights : bool
+        Classifiers only: print the weighted class counts on each leaf.
+    """
+    _check_int(max_depth, "max_depth", 0)
+    _check_int(spacing, "spacing", 1)
+    _check_int(decimals, "decimals", 0)
+    view = _TreeView(est)
+    classifier = view.is_classifier(class_names)
+    names = _feature_names(view, feature_names, default_from_estimator=False)
+
+    if classifier:
+        classes = view.attr("classes_")
+        if class_names is None:
+            class_names = classes
+        else:
+            class_names = _names(class_names, "class_names")
+            if classes is not None and len(class_names) != len(classes):
+                raise ValueError(
+                    "class_names must have one name per class: got "
+                    f"{len(class_names)} names for {len(classes)} classes"
+                )
+
+    def feature_label(node):
+        f = int(view.feature[node])
+        return f"feature_{f}" if names is None else str(names[f])
+
+    def leaf_values(node):
+        # First output's values, or the first entry of every output.
+        if view.n_outputs == 1:
+            return view.value[node, 0, :]
+        return view.value[node, :, 0]
+
+    def leaf_line(node, indent):
+        values = leaf_values(node)
+        if classifier:
+            best = int(np.argmax(values))
+            if view.n_classes != 1 and view.n_outputs == 1 and class_names is not None:
+                label = str(class_names[best])
+            else:
+                label = str(best)
+            text = ""
+            if show_weights:
+                w = view.weighted[node]
+                text = "[" + ", ".join(f"{v * w:.{decimals}f}" for v in values) + "]"
+                return f"{indent} weights: {text} class: {label}\n"
+            return f"{indent} class: {label}\n"
+        text = "[" + ", ".join(f"{v:.{decimals}f}" for v in values) + "]"
+        return f"{indent} value: {text}\n"
+
+    def make_indent(depth):
+        bar = ("|" + " " * spacing) * depth
+        return bar[:-spacing] + "-" * spacing
+
+    out = []
+    # Work list of either strings to emit or (node, depth) pairs to expand;
+    # popped from the end, so items are pushed in reverse order.
+    todo = [(0, 1)]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        node, depth = item
+        indent = make_indent(depth)
+        if depth <= max_depth + 1:
+            if not view.is_leaf(node):
+                name = feature_label(node)
+                t = f"{view.threshold[node]:.{decimals}f}"
+                todo.append((int(view.right[node]), depth + 1))
+                todo.append(f"{indent} {name} >  {t}\n")
+                todo.append((int(view.left[node]), depth + 1))
+                todo.append(f"{indent} {name} <= {t}\n")
+            else:
+                out.append(leaf_line(node, indent))
+        else:
+            levels = view.subtree_depth(node)
+            if levels == 1:
+                out.append(leaf_line(node, indent))
+            else:
+                out.append(f"{indent} truncated branch of depth {levels}\n")
+    return "".join(out)
+
+
+# --------------------------------------------------------------------------
+# Graphviz
+# --------------------------------------------------------------------------
+
+
+def _display_text(text) -> str:
+    """What a reader should see for a piece of user text, on one line.
+
+    Control characters (including newlines and tabs) become the matching
+    Unicode "control picture" symbols; C1 controls, lone surrogates (not
+    encodable as UTF-8) and U+FFFE/U+FFFF (not allowed in SVG/XML) become
+    U+FFFD.  Everything else, Chinese
+    included, is kept as is.
+    """
+    text = str(text)
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if code < 0x20:
+            out.append(chr(0x2400 + code))
+        elif code == 0x7F:
+            out.append("\u2421")
+        elif 0x80 <= code <= 0x9F or 0xD800 <= code <= 0xDFFF or code in (0xFFFE, 0xFFFF):
+            out.append("\ufffd")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _dot_escape_line(text: str) -> str:
+    """Escape one line of display text for a double-quoted DOT label.
+
+    ``\\`` is doubled (so ``\\N``, ``\\l``... stay literal), ``"`` becomes
+    ``\\"`` and ``&`` becomes ``&amp;`` (Graphviz decodes HTML entities in
+    plain labels too).  The result contains no raw newline.
+    """
+    return (
+        text.replace("\\", "\\\\")
+        .replace('"', '\\"')
+        .replace("&", "&amp;")
+    )
+
+
+def _dot_label(lines) -> str:
+    """A complete double-quoted DOT label made of centred lines."""
+    return '"' + "\\n".join(_dot_escape_line(_display_text(s)) for s in lines) + '"'
+
+
+def _dot_quote(text) -> str:
+    """A single user string as a double-quoted DOT string (e.g. a font)."""
+    return _dot_label([text])
+
+
+def _format_number(x, precision: int) -> str:
+    """``x`` rounded to ``precision`` decimals, without trailing zeros."""
+    x = float(x)
+    if not math.isfinite(x):
+        return str(x)
+    s = f"{x:.{precision}f}"
+    if "." in s:
+        s = s.rstrip("0").rstrip(".")
+    if s == "-0":
+        s = "0"
+    return s
+
+
+def _format_threshold(x, precision: int) -> str:
+    """Like :func:`_format_number`, but a non-zero threshold never shows as
+    0: small thresholds fall back to ``precision`` significant digits."""
+    s = _format_number(x, precision)
+    if s == "0" and float(x) != 0.0 and math.isfinite(float(x)):
+        s = f"{float(x):.{max(precision, 1)}g}"
+    return s
+
+
+def _format_counts(counts, precision: int) -> str:
+    rounded = np.round(np.asarray(counts, dtype=np.float64), precision)
+    if np.all(np.isfinite(rounded)) and np.all(rounded == np.round(rounded)):
+        parts = [str(int(v)) for v in rounded]
+    else:
+        parts = [_format_number(v, precision) for v in rounded]
+    return "[" + ", ".join(parts) + "]"
+
+
+def _hex_to_rgb(colour: str):
+    return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
+
+
+def _relative_luminance(rgb) -> float:
+    def channel(c):
+        c = c / 255.0
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _mix_with_white(rgb, alpha: float):
+    return tuple(int(round(alpha * c + (1.0 - alpha) * 255.0)) for c in rgb)
+
+
+def _max_alpha(rgb) -> float:
+    """The strongest mix of ``rgb`` into white whose luminance stays at or
+    above _MIN_FILL_LUMINANCE (so black text stays readable)."""
+    if _relative_luminance(rgb) >= _MIN_FILL_LUMINANCE:
+        return 1.0
+    lo, hi = 0.0, 1.0
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        if _relative_luminance(_mix_with_white(rgb, mid)) >= _MIN_FILL_LUMINANCE:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _tint(colour: str, alpha: float) -> str:
+    """``colour`` mixed into white with weight ``alpha`` in [0, 1], capped so
+    that the result is never too dark for black text."""
+    rgb = _hex_to_rgb(colour)
+    alpha = min(max(float(alpha), 0.0), 1.0) * _max_alpha(rgb)
+    r, g, b = _mix_with_white(rgb, alpha)
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def _purity_alpha(fractions) -> float:
+    """How far the leading class is ahead of the runner-up, scaled to [0, 1]:
+    1 for a pure node, 0 for a tie between the two leading classes."""
+    p = np.sort(np.asarray(fractions, dtype=np.float64))[::-1]
+    if p.size == 1:
+        return 1.0
+    if not np.isfinite(p[:2]).all() or p[1] >= 1.0:
+        return 0.0
+    return float(max(p[0] - p[1], 0.0) / (1.0 - p[1]))
+
+
+def _check_colour(colour, what) -> str:
+    if not isinstance(colour, str) or not _COLOUR_SPEC.fullmatch(colour):
+        raise ValueError(
+            f"{what} must be '#rrggbb', '#rrggbbaa' or a Graphviz colour name; "
+            f"got {colour!r}"
+        )
+    return colour
+
+
+def _node_index(key, view, what) -> int:
+    try:
+        node = int(key)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} keys must be node indices; got {key!r}") from None
+    if not 0 <= node < view.node_count:
+        raise ValueError(
+            f"{what} key {node} is not a node index (0..{view.node_count - 1})"
+        )
+    return node
+
+
+def export_graphviz(
+    est,
+    *,
+    feature_names=None,
+    class_names=None,
+    filled=True,
+    rounded=True,
+    node_ids=False,
+    impurity=True,
+    proportion=False,
+    precision=3,
+    max_depth=None,
+    label_lines=None,
+    highlight=None,
+    fontname="Helvetica",
+    fontsize=14,
+    rankdir="TB",
+    leaves_parallel=False,
+    palette=None,
+    impurity_name=None,
+):
+    """Draw a fitted tree as Graphviz DOT source.
+
+    Each box lists, one per line: ``node #i`` (when ``node_ids``), the split
+    ``feature <= threshold`` (internal nodes), ``<criterion> = impurity``
+    (when ``impurity``), ``samples = n`` (or a percentage when
+    ``proportion``), ``value = ...`` (weighted class counts for classifiers,
+    or class fractions when ``proportion``; the prediction for regressors),
+    ``class = name`` (single-output classifiers), then any ``label_lines``.
+    The root's edges are marked ``True`` (left, ``x <= t``) and ``False``.
+
+    Parameters
+    ----------
+    est : fitted estimator or tree
+    feature_names : sequence of str, optional
+        Defaults to ``est.feature_names_in_``, else ``feature_0``, ...
+    class_names : sequence, optional
+        Defaults to ``est.classes_``, else the class indices.
+    filled : bool
+        Fill classifier nodes with their majority class's colour, stronger
+        the purer the node; regressor nodes with one colour, stronger the
+        larger the value; multi-output nodes by (low) impurity.
+    rounded : bool
+        Rounded boxes.
+    node_ids : bool
+        Show ``node #id`` (the tree's ``node_ids`` if it has them, else
+        the node index).
+    impurity : bool
+        Show the impurity line.
+    proportion : bool
+        Show samples as a percentage of the root and class values as
+        fractions.
+    precision : int
+        Decimal places for thresholds, impurities and values.
+    max_depth : int, optional
+        Draw only this many levels below the root; deeper children appear
+        as grey ``(...)`` boxes.
+    label_lines : dict {node index: list of str}, optional
+        Extra lines appended to a node's box.  Escaped like all user text.
+    highlight : dict {node index: colour}, optional
+        Draw these nodes with a thick border of the given colour
+        (``#rrggbb``, ``#rrggbbaa`` or a Graphviz colour name).
+    fontname, fontsize : font of node and edge text.
+    rankdir : {"TB", "LR", "BT", "RL"}
+        Direction of the layout.
+    leaves_parallel : bool
+        Put all leaves on the same rank.
+    palette : sequence of "#rrggbb", optional
+        Class colours, used cyclically; defaults to :data:`OKABE_ITO`.
+        Regression trees use the first colour.
+    impurity_name : str, optional
+        Name on the impurity line; defaults to ``est.criterion``.
+
+    Returns
+    -------
+    str
+        DOT source (UTF-8 text).  Graph nodes are named by node index.
+    """
+    view = _TreeView(est)
+    _check_int(precision, "precision", 0)
+    precision = int(precision)
+    if max_depth is not None:
+        _check_int(max_depth, "max_depth", 0)
+    if rankdir not in _RANKDIRS:
+        raise ValueError(f"rankdir must be one of {sorted(_RANKDIRS)}; got {rankdir!r}")
+    if not isinstance(fontsize, (int, float, np.integer, np.floating)) or not (
+        0 < float(fontsize) < 1000
+    ):
+        raise ValueError(f"fontsize must be a positive number; got {fontsize!r}")
+
+    colours = list(OKABE_ITO if palette is None else _names(palette, "palette"))
+    if not colours:
+        raise ValueError("palette must contain at least one colour")
+    for c in colours:
+        if not isinstance(c, str) or not _HEX_COLOUR.fullmatch(c):
+            raise ValueError(f"palette colours must be '#rrggbb' strings; got {c!r}")
+
+    extra = {}
+    for key, lines in (label_lines or {}).items():
+        node = _node_index(key, view, "label_lines")
+        extra[node] = [lines] if isinstance(lines, str) else [str(s) for s in lines]
+    borders = {}
+    for key, colour in (highlight or {}).items():
+        borders[_node_index(key, view, "highlight")] = _check_colour(colour, "highlight colour")
+
+    classifier = view.is_classifier(class_names)
+    names = _feature_names(view, feature_names, default_from_estimator=True)
+    single_output = view.n_outputs == 1
+
+    classes = None
+    if classifier and single_output:
+        if class_names is not None:
+            classes = _names(class_names, "class_names")
+            if len(classes) != view.n_classes:
+                raise ValueError(
+                    "class_names must have one name per class: got "
+                    f"{len(classes)} names for {view.n_classes} classes"
+                )
+        else:
+            known = view.attr("classes_")
+            if known is not None and len(known) == view.n_classes:
+                classes = list(known)
+            else:
+                classes = list(range(view.n_classes))
+
+    if impurity_name is None:
+        crit = view.criterion_name()
+        impurity_name = _IMPURITY_DISPLAY_NAME.get(crit, crit) if crit else "impurity"
+
+    # Colour scale for regression (value) and multi-output (impurity) trees.
+    if not single_output:
+        scale = -view.impurity
+    elif not classifier:
+        scale = view.value[:, 0, 0]
+    else:
+        scale = None
+    if scale is not None:
+        finite = scale[np.isfinite(scale)]
+        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 0.0)
+
+    def fill_colour(node):
+        if scale is None:
+            fractions = view.value[node, 0, :]
+            best = int(np.argmax(fractions))
+            return _tint(colours[best % len(colours)], _purity_alpha(fractions))
+        alpha = 1.0 if hi == lo else (scale[node] - lo) / (hi - lo)
+        if not math.isfinite(alpha):
+            alpha = 0.0
+        return _tint(colours[0], alpha)
+
+    def node_lines(node):
+        lines = []
+        if node_ids:
+            shown = node if view.display_ids is None else view.display_ids[node]
+            lines.append(f"node #{shown}")
+        if not view.is_leaf(node):
+            f = int(view.feature[node])
+            fname = f"feature_{f}" if names is None else str(names[f])
+            lines.append(f"{fname} <= {_format_threshold(view.threshold[node], precision)}")
+        if impurity:
+            lines.append(f"{impurity_name} = {_format_number(view.impurity[node], precision)}")
+        if proportion:
+            total = float(view.n_samples[0])
+            pct = 100.0 * float(view.n_samples[node]) / total if total else 0.0
+            lines.append(f"samples = {pct:.1f}%")
+        else:
+            lines.append(f"samples = {int(view.n_samples[node])}")
+        value = view.value[node]
+        if classifier:
+            shown = value if proportion else value * view.weighted[node]
+            if single_output:
+                text = _format_counts(shown[0], precision)
+            else:
+                text = "[" + ", ".join(_format_counts(row, precision) for row in shown) + "]"
+        elif single_output:
+            text = _format_number(value[0, 0], precision)
+        else:
+            text = "[" + ", ".join(_format_number(v, precision) for v in value[:, 0]) + "]"
+        lines.append(f"value = {text}")
+        if classes is not None:
+            lines.append(f"class = {classes[int(np.argmax(value[0]))]}")
+        lines.extend(extra.get(node, ()))
+        return lines
+
+    font = _dot_quote(fontname)
+    style = ", ".join(s for s, on in (("filled", filled), ("rounded", rounded)) if on)
+    out = ["digraph Tree {\n"]
+    node_defaults = [
+        "shape=box",
+        f'color="{_BORDER_COLOUR}"',
+        f'fontcolor="{_TEXT_COLOUR}"',
+        f"fontname={font}",
+        f"fontsize={_format_number(fontsize, 2)}",
+    ]
+    if style:
+        node_defaults.insert(1, f'style="{style}"')
+    out.append(f"node [{', '.join(node_defaults)}] ;\n")
+    out.append(f"edge [fontname={font}, fontsize={_format_number(fontsize, 2)}] ;\n")
+    if leaves_parallel:
+        out.append("graph [ranksep=equally, splines=polyline] ;\n")
+    if rankdir != "TB":
+        out.append(f"rankdir={rankdir} ;\n")
+
+    # headlabel angles of the root's (True, False) edges for each direction.
+    angles = {"TB": (45, -45), "BT": (-45, 45), "LR": (-45, 45), "RL": (45, -45)}[rankdir]
+    ranks = {}  # depth -> nodes of internal nodes; "leaves" -> leaves
+    todo = [(0, None, 0)]  # (node, parent, depth), pre-order
+    while todo:
+        node, parent, depth = todo.pop()
+        truncated = max_depth is not None and depth > max_depth
+        if truncated:
+            attrs = ['label="(...)"']
+            if filled:
+                attrs.append(f'fillcolor="{_TRUNCATED_FILL}"')
+        else:
+            attrs = [f"label={_dot_label(node_lines(node))}"]
+            if filled:
+                attrs.append(f'fillcolor="{fill_colour(node)}"')
+            if node in borders:
+                attrs.append(f'color="{borders[node]}"')
+                attrs.append("penwidth=3.5")
+        out.append(f"{node} [{', '.join(attrs)}] ;\n")
+        if truncated or view.is_leaf(node):
+            ranks.setdefault("leaves", []).append(node)
+        else:
+            ranks.setdefault(depth, []).append(node)
+        if parent is not None:
+            edge = f"{parent} -> {node}"
+            if parent == 0:
+                is_left = node == int(view.left[0])
+                angle = angles[0] if is_left else angles[1]
+                text = "True" if is_left else "False"
+                edge += f' [labeldistance=2.5, labelangle={angle}, headlabel="{text}"]'
+            out.append(edge + " ;\n")
+        if not truncated and not view.is_leaf(node):
+            todo.append((int(view.right[node]), node, depth + 1))
+            todo.append((int(view.left[node]), node, depth + 1))
+
+    if leaves_parallel:
+        for key in sorted(ranks, key=lambda k: (k == "leaves", k if k != "leaves" else 0)):
+            members = "; ".join(str(n) for n in ranks[key])
+            out.append("{rank=same ; " + members + "} ;\n")
+    out.append("}\n")
+    return "".join(out)
