@@ -151,7 +151,7 @@ class BaseDecisionTree(BaseEstimator):
                               classification=self._is_classifier)
         stats = self._sample_stats(yk, wk)
         prob = _grow.Problem(
-            np.ascontiguousarray(Xk.T), stats, yk, wk, crit,
+            np.ascontiguousarray(Xk.T), np.ascontiguousarray(stats.T), yk, wk, crit,
             max_depth=params["max_depth"], min_samples_split=params["min_samples_split"],
             min_samples_leaf=params["min_samples_leaf"],
             min_weight_leaf=params["min_weight_leaf"], max_features=params["max_features"],

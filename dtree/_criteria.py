@@ -1,11 +1,12 @@
 """Impurity criteria, vectorised over nodes and candidate splits.
 
-Every criterion works on *sufficient statistics*: for each sample a row of
-``stats_per_sample`` whose sums over a node determine the node's impurity.
-The last column is always the sample weight, so ``stats[..., -1]`` is the
-weighted node size W.
+Every criterion works on *sufficient statistics*: per sample, a few numbers
+whose sums over a node determine the node's impurity.  Statistics are stored
+row-major, ``stats[j]`` being the j-th statistic (of one node, or of many
+nodes or candidate splits at once), and the last row is always the sample
+weight, so ``stats[-1]`` is the weighted node size W.
 
-* classification: one column per class holding ``w`` where the sample has
+* classification: one row per class holding ``w`` where the sample has
   that class (so the sums are weighted class counts), then ``w``;
 * regression: ``w*y``, ``w*y**2``, ``w*y*ln(y)`` (Poisson only), then ``w``.
 
@@ -31,6 +32,11 @@ def _plogp_bits(p):
     return np.where(p > 0, out, 0.0)
 
 
+def _xlnx(x, tiny):
+    """x ln x with 0 ln 0 = 0 (x >= 0)."""
+    return x * np.log(np.maximum(x, tiny))
+
+
 class Criterion:
     """Base class. ``name`` is the user-facing criterion name."""
 
@@ -48,13 +54,12 @@ class Criterion:
         raise NotImplementedError
 
     def proxy(self, left, right):
-        wl, wr = left[..., -1], right[..., -1]
-        return -wr * self.impurity(right) - wl * self.impurity(left)
+        return -right[-1] * self.impurity(right) - left[-1] * self.impurity(left)
 
-    def value(self, stats):
-        """Node prediction from its statistics (classes: fractions)."""
-        w = stats[..., -1:]
-        return stats[..., : self.n_classes] / w
+    def search_proxy(self, left, right):
+        """A cheaper expression that orders one node's candidates like ``proxy``
+        (it may differ from it by a constant); used to rank thresholds."""
+        return self.proxy(left, right)
 
     def __repr__(self):
         return f"{type(self).__name__}({self.name!r})"
@@ -66,9 +71,20 @@ class Gini(Criterion):
     name = "gini"
 
     def impurity(self, stats):
-        counts = stats[..., :-1]
-        w = stats[..., -1]
-        return 1.0 - np.sum(counts * counts, axis=-1) / (w * w)
+        w = stats[-1]
+        sq = stats[0] * stats[0]
+        for count in stats[1:-1]:
+            sq = sq + count * count
+        return 1.0 - sq / (w * w)
+
+    def search_proxy(self, left, right):
+        # -(W_L Gini_L + W_R Gini_R) = sum_k c_Lk^2 / W_L + sum_k c_Rk^2 / W_R - W
+        sq_l = left[0] * left[0]
+        sq_r = right[0] * right[0]
+        for k in range(1, len(left) - 1):
+            sq_l += left[k] * left[k]
+            sq_r += right[k] * right[k]
+        return sq_l / left[-1] + sq_r / right[-1]
 
 
 class Entropy(Criterion):
@@ -77,8 +93,20 @@ class Entropy(Criterion):
     name = "entropy"
 
     def impurity(self, stats):
-        p = stats[..., :-1] / stats[..., -1:]
-        return -np.sum(_plogp_bits(p), axis=-1)
+        w = stats[-1]
+        h = -_plogp_bits(stats[0] / w)
+        for count in stats[1:-1]:
+            h = h - _plogp_bits(count / w)
+        return h
+
+    def search_proxy(self, left, right):
+        # -(W_L H_L + W_R H_R) * ln 2 = sum_k c ln c (both sides) - W_L ln W_L - W_R ln W_R
+        tiny = np.finfo(np.float64).tiny
+        total = -_xlnx(left[-1], tiny) - _xlnx(right[-1], tiny)
+        for k in range(len(left) - 1):
+            total += _xlnx(left[k], tiny)
+            total += _xlnx(right[k], tiny)
+        return total
 
 
 class Misclassification(Criterion):
@@ -87,11 +115,11 @@ class Misclassification(Criterion):
     name = "misclassification"
 
     def impurity(self, stats):
-        return 1.0 - np.max(stats[..., :-1], axis=-1) / stats[..., -1]
+        return 1.0 - np.max(stats[:-1], axis=0) / stats[-1]
 
     def proxy(self, left, right):
         # W_L (1 - max_L / W_L) + W_R (1 - max_R / W_R) = W - max_L - max_R
-        return np.max(left[..., :-1], axis=-1) + np.max(right[..., :-1], axis=-1)
+        return np.max(left[:-1], axis=0) + np.max(right[:-1], axis=0)
 
 
 class GainRatio(Entropy):
@@ -113,15 +141,12 @@ class SquaredError(Criterion):
     is_classification = False
 
     def impurity(self, stats):
-        w = stats[..., -1]
-        mean = stats[..., 0] / w
-        return stats[..., 1] / w - mean * mean
+        w = stats[-1]
+        mean = stats[0] / w
+        return stats[1] / w - mean * mean
 
     def proxy(self, left, right):
-        return left[..., 0] ** 2 / left[..., -1] + right[..., 0] ** 2 / right[..., -1]
-
-    def value(self, stats):
-        return stats[..., :1] / stats[..., -1:]
+        return left[0] * left[0] / left[-1] + right[0] * right[0] / right[-1]
 
 
 class FriedmanMSE(SquaredError):
@@ -140,21 +165,18 @@ class Poisson(Criterion):
     min_child_sum = 10 * EPSILON
 
     def impurity(self, stats):
-        w = stats[..., -1]
-        s = stats[..., 0]
+        w = stats[-1]
+        s = stats[0]
         mean = s / w
         with np.errstate(divide="ignore", invalid="ignore"):
-            out = (stats[..., 2] - s * np.log(mean)) / w
+            out = (stats[2] - s * np.log(mean)) / w
         return np.where(mean <= EPSILON, np.inf, out)
 
     def proxy(self, left, right):
-        sl, sr = left[..., 0], right[..., 0]
+        sl, sr = left[0], right[0]
         with np.errstate(divide="ignore", invalid="ignore"):
-            out = sl * np.log(sl / left[..., -1]) + sr * np.log(sr / right[..., -1])
+            out = sl * np.log(sl / left[-1]) + sr * np.log(sr / right[-1])
         return np.where((sl <= self.min_child_sum) | (sr <= self.min_child_sum), -np.inf, out)
-
-    def value(self, stats):
-        return stats[..., :1] / stats[..., -1:]
 
 
 class AbsoluteError(Criterion):
@@ -167,9 +189,6 @@ class AbsoluteError(Criterion):
     name = "absolute_error"
     is_classification = False
     needs_samples = True
-
-    def value(self, stats):  # pragma: no cover - medians come from samples
-        raise NotImplementedError
 
 
 CLASSIFICATION = {

@@ -24,6 +24,7 @@ import numpy as np
 from ._criteria import EPSILON, split_information
 
 FEATURE_THRESHOLD = np.float32(1e-7)
+CHUNK_ELEMENTS = 1 << 17
 
 #: Why a node is a leaf.  Index 0 means "not a leaf".
 STOP_REASONS = (
@@ -44,7 +45,8 @@ class Problem:
     """The fit's data and settings, shared by every batch.
 
     ``X`` is float32 and feature-major (``X[f]`` is one contiguous column);
-    ``stats`` holds the criterion's per-sample statistics (last column: w).
+    ``stats`` holds the criterion's per-sample statistics, shape (d, n), last
+    row the weight w.
     Only rows with positive weight are here.
     """
 
@@ -67,6 +69,46 @@ class Problem:
         self.rng = rng
         self.n_features, self.n_samples = X.shape
         self.go_left = np.zeros(self.n_samples, dtype=bool)
+        self.unit_weights = bool(np.all(w == 1.0))
+        if criterion.is_classification:
+            k = criterion.n_classes
+            self.codes = y.astype(np.int8 if k < 128 else np.int32)
+
+    def cumulative(self, p, starts, sizes, node_stats, n_left):
+        """Running sums of the per-sample statistics along sample orders ``p``
+        (one row per feature), restarted at each node's first position: shape
+        (d,) + p.shape, entry [:, r, i] holding the statistics of the samples from its node's start up to i.
+
+        Gathering small class codes instead of float statistics keeps the
+        random reads cheap; with unit weights the counts are exact integers,
+        so each node's restart is folded into the input.
+        """
+        d = self.stats.shape[0]
+        out = np.empty((d,) + p.shape)
+        later = starts[1:]
+        if self.criterion.is_classification and self.unit_weights:
+            codes = self.codes[p]
+            for k in range(d - 2):
+                v = (codes == k).astype(np.int32)
+                v[..., later] -= node_stats[:-1, k].astype(np.int32)
+                np.cumsum(v, axis=-1, out=out[k])
+            out[-1] = n_left
+            # the last class's count is what the others leave (exact integers)
+            np.subtract(n_left, out[:-2].sum(axis=0), out=out[-2])
+            return out
+        if self.criterion.is_classification:
+            codes = self.codes[p]
+            w = self.w[p]
+            for k in range(d - 1):
+                np.cumsum(np.where(codes == k, w, 0.0), axis=-1, out=out[k])
+            np.cumsum(w, axis=-1, out=out[-1])
+        else:
+            for k in range(d):
+                np.cumsum(self.stats[k].take(p), axis=-1, out=out[k])
+        if len(starts) > 1:
+            before = out[..., later - 1]
+            out[..., later[0]:] -= np.repeat(before, sizes[1:], axis=-1)
+        return out
 
 
 class Nodes:
@@ -256,6 +298,7 @@ def search(prob, nodes, P, starts, sizes, ids, record):
     x_hi = X[frange, P[:, ends]]
     constant = x_hi <= x_lo + FEATURE_THRESHOLD
     allowed = _allowed_features(prob, constant)
+    all_allowed = bool(allowed.all())
 
     stats_node = nodes.stats[ids]
     w_node = stats_node[:, -1]
@@ -273,67 +316,72 @@ def search(prob, nodes, P, starts, sizes, ids, record):
     left_stats = np.zeros((F, S, d))
     proxy_best = np.full((F, S), -np.inf)
 
-    for f in range(F):
-        if not allowed[f].any():
+    node_rows = np.repeat(stats_node.T, sizes, axis=1)[:, None, :]  # (d, 1, m)
+    # Features are searched in chunks: all at once on small batches (fewer
+    # NumPy calls), one at a time on large ones (arrays stay in cache).
+    chunk = max(1, min(F, CHUNK_ELEMENTS // max(m, 1)))
+    for f0 in range(0, F, chunk):
+        fs = np.arange(f0, min(F, f0 + chunk))
+        fs = fs[allowed[fs].any(axis=1)]
+        if not len(fs):
             continue
-        p = P[f]
-        x = X[f][p]
-        valid = ok_size & allowed[f][seg]
-        valid[:-1] &= x[1:] > x[:-1] + FEATURE_THRESHOLD
-        valid[-1] = False
-        if prob.random_splitter:
-            lo = x_lo[f].astype(np.float64)
-            hi = x_hi[f].astype(np.float64)
-            draw = lo + prob.rng.random(S) * (hi - lo)
-            draw = np.where(draw >= hi, lo, draw)
-            n_le = np.add.reduceat((x <= draw[seg]).astype(np.intp), starts)
-            valid &= ar == (starts + n_le - 1)[seg]
-        idx = np.flatnonzero(valid)
-        if idx.size == 0:
-            continue
-        cum = np.cumsum(prob.stats[p], axis=0)
-        before = np.zeros((S, d))
-        has_before = starts > 0
-        before[has_before] = cum[starts[has_before] - 1]
-        s_idx = seg[idx]
-        left = cum[idx] - before[s_idx]
-        right = stats_node[s_idx] - left
-        wl, wr = left[:, -1], right[:, -1]
-        if crit.needs_samples:
-            sad_l, sad_r = _sad_left_right(prob, p, starts, sizes)
-            proxy = -(sad_l[idx] + sad_r[idx + 1])
+        p = P[fs]  # (c, m)
+        x = X[fs[:, None], p]
+        if all_allowed:
+            valid = np.repeat(ok_size[None, :], len(fs), axis=0)
         else:
-            proxy = crit.proxy(left, right)
-        if mwl > 0:
-            proxy = np.where((wl >= mwl) & (wr >= mwl), proxy, -np.inf)
-        full = np.full(m, -np.inf)
-        full[idx] = proxy
-        best = np.maximum.reduceat(full, starts)
-        hit = idx[(proxy == best[s_idx]) & (proxy > -np.inf)]
-        if hit.size == 0:
+            valid = ok_size & np.repeat(allowed[fs], sizes, axis=1)
+        valid[:, :-1] &= x[:, 1:] > x[:, :-1] + FEATURE_THRESHOLD
+        valid[:, -1] = False
+        if prob.random_splitter:
+            lo = x_lo[fs].astype(np.float64)
+            hi = x_hi[fs].astype(np.float64)
+            draw = lo + prob.rng.random(lo.shape) * (hi - lo)
+            draw = np.where(draw >= hi, lo, draw)
+            n_le = np.add.reduceat((x <= draw[:, seg]).astype(np.intp), starts, axis=1)
+            valid &= ar == (starts + n_le - 1)[:, seg]
+        if not valid.any():
             continue
+        left = prob.cumulative(p, starts, sizes, stats_node, n_left_all)  # (d, c, m)
+        right = node_rows - left
+        if crit.needs_samples:
+            sads = [_sad_left_right(prob, row, starts, sizes) for row in p]
+            proxy = np.stack([-(sl + sr[1:]) for sl, sr in sads])
+        else:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                proxy = crit.search_proxy(left, right)
+        if mwl > 0:
+            valid &= (left[-1] >= mwl) & (right[-1] >= mwl)
+        full = np.where(valid, proxy, -np.inf)
+        best = np.maximum.reduceat(full, starts, axis=1)  # (c, S)
+        flat = np.flatnonzero(full == np.repeat(best, sizes, axis=1))
+        ci, hit = np.divmod(flat, m)
         hs = seg[hit]
-        first = np.r_[True, hs[1:] != hs[:-1]]
-        pos, s = hit[first], hs[first]  # best position of feature f in node s
-        proxy_best[f, s] = best[s]
-        k = np.searchsorted(idx, pos)
-        lft, rgt = left[k], right[k]
-        left_stats[f, s] = lft
+        first = np.r_[True, (hs[1:] != hs[:-1]) | (ci[1:] != ci[:-1])]
+        ci, pos, s = ci[first], hit[first], hs[first]  # first best position per (feature, node)
+        found_here = best[ci, s] > -np.inf  # (a node without valid split matches -inf)
+        ci, pos, s = ci[found_here], pos[found_here], s[found_here]
+        if not len(pos):
+            continue
+        f = fs[ci]
+        proxy_best[f, s] = best[ci, s]
+        lft, rgt = left[:, ci, pos], right[:, ci, pos]  # (d, k)
+        left_stats[f, s] = lft.T
         cb.n_left[f, s] = pos - starts[s] + 1
         if crit.needs_samples:
-            il = sad_l[pos] / lft[:, -1]
-            ir = sad_r[pos + 1] / rgt[:, -1]
+            il = np.array([sads[c][0][q] for c, q in zip(ci, pos)]) / lft[-1]
+            ir = np.array([sads[c][1][q + 1] for c, q in zip(ci, pos)]) / rgt[-1]
         else:
             il, ir = crit.impurity(lft), crit.impurity(rgt)
         cb.impurity_left[f, s] = il
         cb.impurity_right[f, s] = ir
         wt = w_node[s]
-        cb.gain[f, s] = imp_node[s] - rgt[:, -1] / wt * ir - lft[:, -1] / wt * il
+        cb.gain[f, s] = imp_node[s] - rgt[-1] / wt * ir - lft[-1] / wt * il
         if prob.random_splitter:
-            cb.threshold[f, s] = draw[s]
+            cb.threshold[f, s] = draw[ci, s]
         else:
-            a = x[pos].astype(np.float64)
-            b = x[pos + 1].astype(np.float64)
+            a = x[ci, pos].astype(np.float64)
+            b = x[ci, pos + 1].astype(np.float64)
             thr = a / 2.0 + b / 2.0
             cb.threshold[f, s] = np.where((thr == b) | np.isinf(thr), a, thr)
 
@@ -403,11 +451,11 @@ def route(prob, nodes, P, starts, sizes, ids, split):
     seg_m = seg[moving]
     go_left = prob.X[nodes.feature[ids][seg_m], p0] <= nodes.threshold[ids][seg_m]
     prob.go_left[p0] = go_left
-    stats = prob.stats[p0]
+    stats = prob.stats[:, p0]
     first = np.r_[0, np.cumsum(sizes[split])[:-1]]
-    left = np.add.reduceat(stats * go_left[:, None], first, axis=0)
-    right = np.add.reduceat(stats * ~go_left[:, None], first, axis=0)
-    return np.stack([left, right], axis=1).reshape(-1, stats.shape[1])
+    left = np.add.reduceat(stats * go_left, first, axis=1)
+    right = np.add.reduceat(stats * ~go_left, first, axis=1)
+    return np.stack([left.T, right.T], axis=1).reshape(-1, stats.shape[0])
 
 
 def partition(prob, P, starts, sizes, n_left, keep_left, keep_right):
@@ -432,18 +480,20 @@ def partition(prob, P, starts, sizes, n_left, keep_left, keep_right):
     kl, kr = keep_left[seg], keep_right[seg]
     left_start, right_start = out_starts[0::2][seg], out_starts[1::2][seg]
     has_before = starts > 0
-    for f in range(P.shape[0]):
-        p = P[f]
+    m = P.shape[1]
+    chunk = max(1, min(P.shape[0], CHUNK_ELEMENTS // max(m, 1)))
+    for f0 in range(0, P.shape[0], chunk):
+        p = P[f0:f0 + chunk]
         g = go_left[p]
         to_left = g & kl
         to_right = ~g & kr
-        cl = np.cumsum(to_left)
-        cr = np.cumsum(to_right)
-        cl_before = np.where(has_before, cl[starts - 1], 0)[seg]
-        cr_before = np.where(has_before, cr[starts - 1], 0)[seg]
+        cl = np.cumsum(to_left, axis=1)
+        cr = np.cumsum(to_right, axis=1)
+        cl_before = np.where(has_before, cl[:, starts - 1], 0)[:, seg]
+        cr_before = np.where(has_before, cr[:, starts - 1], 0)[:, seg]
         dest = np.where(g, left_start + cl - cl_before, right_start + cr - cr_before) - 1
-        move = to_left | to_right
-        P_out[f, dest[move]] = p[move]
+        rows, cols = np.nonzero(to_left | to_right)
+        P_out[f0 + rows, dest[rows, cols]] = p[rows, cols]
     return P_out, out_sizes
 
 
@@ -458,7 +508,7 @@ def create_children(prob, nodes, parents, child_stats):
         impurity = np.stack([nodes.impurity_left[parents],
                              nodes.impurity_right[parents]], axis=1).ravel()
     else:
-        impurity = crit.impurity(child_stats)
+        impurity = crit.impurity(child_stats.T)
     ids = nodes.add(
         parent=np.repeat(parents, 2),
         depth=np.repeat(nodes.depth[parents] + 1, 2),
@@ -480,7 +530,7 @@ def create_children(prob, nodes, parents, child_stats):
 def _root(prob, nodes, root_impurity):
     n = prob.n_samples
     ids = nodes.add(parent=np.array([-1]), depth=np.array([0]), n=np.array([n]),
-                    stats=prob.stats.sum(axis=0)[None, :],
+                    stats=prob.stats.sum(axis=1)[None, :],
                     impurity=np.array([root_impurity]))
     P = np.argsort(prob.X, axis=1, kind="stable").astype(np.intp)
     reason = presearch_reason(prob, ids, nodes)

@@ -18,13 +18,17 @@ The left child of a split receives the samples with ``x[feature] <= threshold``.
 
 DOT output safety: every piece of text that may come from a user (feature
 names, class names, ``label_lines``) only ever appears inside a double-quoted
-DOT string, escaped by :func:`_dot_quote`, so it cannot close the string, add
-attributes, nodes or edges, or trigger Graphviz's ``\\N``/``\\G``/``\\l``
-escape sequences or HTML-entity decoding.
+DOT string.  It is first mapped to one displayable line by
+:func:`_display_text` (control characters such as newlines become visible
+symbols) and then escaped by :func:`_dot_escape_line`, so it cannot close the
+string, add attributes, nodes or edges, or trigger Graphviz's
+``\\N``/``\\G``/``\\l`` escape sequences or HTML-entity decoding; it is drawn
+exactly as written.  Colours and the font name are validated instead.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -60,7 +64,7 @@ _REGRESSION_CRITERIA = {
     "poisson",
 }
 #: Criteria whose node impurity is a different, better known quantity.
-_IMPURITY_DISPLAY_NAME = {"gain_ratio": "entropy", "log_loss": "log_loss"}
+_IMPURITY_DISPLAY_NAME = {"gain_ratio": "entropy"}
 
 _TEXT_COLOUR = "#000000"
 _BORDER_COLOUR = "#404040"
@@ -72,6 +76,9 @@ _MIN_FILL_LUMINANCE = 0.30
 _HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
 _COLOUR_SPEC = re.compile(r"#(?:[0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})|[A-Za-z][A-Za-z0-9]{0,31}")
 _RANKDIRS = {"TB", "BT", "LR", "RL"}
+# Graphviz copies font names into SVG attributes without escaping them, so
+# only plain font-name characters are accepted.
+_FONT_NAME = re.compile(r"[A-Za-z0-9 _.,:+-]{1,100}")
 
 
 # --------------------------------------------------------------------------
@@ -334,28 +341,27 @@ def export_text(
 # --------------------------------------------------------------------------
 
 
+def _display_table():
+    table = {code: chr(0x2400 + code) for code in range(0x20)}
+    table[0x7F] = "\u2421"
+    for code in [*range(0x80, 0xA0), *range(0xD800, 0xE000), 0xFFFE, 0xFFFF]:
+        table[code] = "\ufffd"
+    return table
+
+
+_DISPLAY_TABLE = _display_table()
+
+
 def _display_text(text) -> str:
     """What a reader should see for a piece of user text, on one line.
 
     Control characters (including newlines and tabs) become the matching
-    Unicode "control picture" symbols; C1 controls, lone surrogates (not
-    encodable as UTF-8) and U+FFFE/U+FFFF (not allowed in SVG/XML) become
-    U+FFFD.  Everything else, Chinese
+    Unicode "control picture" symbols (a newline shows as U+240A); C1
+    controls, lone surrogates (not encodable as UTF-8) and U+FFFE/U+FFFF
+    (not allowed in SVG/XML) become U+FFFD.  Everything else, Chinese
     included, is kept as is.
     """
-    text = str(text)
-    out = []
-    for ch in text:
-        code = ord(ch)
-        if code < 0x20:
-            out.append(chr(0x2400 + code))
-        elif code == 0x7F:
-            out.append("\u2421")
-        elif 0x80 <= code <= 0x9F or 0xD800 <= code <= 0xDFFF or code in (0xFFFE, 0xFFFF):
-            out.append("\ufffd")
-        else:
-            out.append(ch)
-    return "".join(out)
+    return str(text).translate(_DISPLAY_TABLE)
 
 
 def _dot_escape_line(text: str) -> str:
@@ -404,15 +410,6 @@ def _format_threshold(x, precision: int) -> str:
     return s
 
 
-def _format_counts(counts, precision: int) -> str:
-    rounded = np.round(np.asarray(counts, dtype=np.float64), precision)
-    if np.all(np.isfinite(rounded)) and np.all(rounded == np.round(rounded)):
-        parts = [str(int(v)) for v in rounded]
-    else:
-        parts = [_format_number(v, precision) for v in rounded]
-    return "[" + ", ".join(parts) + "]"
-
-
 def _hex_to_rgb(colour: str):
     return tuple(int(colour[i : i + 2], 16) for i in (1, 3, 5))
 
@@ -430,6 +427,7 @@ def _mix_with_white(rgb, alpha: float):
     return tuple(int(round(alpha * c + (1.0 - alpha) * 255.0)) for c in rgb)
 
 
+@functools.lru_cache(maxsize=256)
 def _max_alpha(rgb) -> float:
     """The strongest mix of ``rgb`` into white whose luminance stays at or
     above _MIN_FILL_LUMINANCE (so black text stays readable)."""
@@ -445,24 +443,43 @@ def _max_alpha(rgb) -> float:
     return lo
 
 
-def _tint(colour: str, alpha: float) -> str:
-    """``colour`` mixed into white with weight ``alpha`` in [0, 1], capped so
-    that the result is never too dark for black text."""
-    rgb = _hex_to_rgb(colour)
-    alpha = min(max(float(alpha), 0.0), 1.0) * _max_alpha(rgb)
-    r, g, b = _mix_with_white(rgb, alpha)
-    return f"#{r:02x}{g:02x}{b:02x}"
+def _fill_colours(view, classifier, colours):
+    """One "#rrggbb" fill per node.
 
-
-def _purity_alpha(fractions) -> float:
-    """How far the leading class is ahead of the runner-up, scaled to [0, 1]:
-    1 for a pure node, 0 for a tie between the two leading classes."""
-    p = np.sort(np.asarray(fractions, dtype=np.float64))[::-1]
-    if p.size == 1:
-        return 1.0
-    if not np.isfinite(p[:2]).all() or p[1] >= 1.0:
-        return 0.0
-    return float(max(p[0] - p[1], 0.0) / (1.0 - p[1]))
+    Single-output classifiers: the majority class's colour (ties go to the
+    lowest class index), mixed into white in proportion to how far the
+    leading class is ahead of the runner-up: ``(p1 - p2) / (1 - p2)``, so a
+    pure node gets the full colour and a tie gets white.  Regressors: the
+    first colour, in proportion to the node's value between the smallest
+    and the largest.  Multi-output trees: the first colour, in proportion to
+    how low the impurity is.  Every colour is capped by :func:`_max_alpha`.
+    """
+    n = view.node_count
+    if classifier and view.n_outputs == 1:
+        fractions = view.value[:, 0, :]
+        index = np.argmax(fractions, axis=1) % len(colours)
+        if fractions.shape[1] == 1:
+            alpha = np.ones(n)
+        else:
+            top = -np.sort(-fractions, axis=1)
+            p1, p2 = top[:, 0], top[:, 1]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                alpha = np.where(p2 < 1.0, np.maximum(p1 - p2, 0.0) / (1.0 - p2), 0.0)
+    else:
+        index = np.zeros(n, dtype=np.int64)
+        scale = view.value[:, 0, 0] if view.n_outputs == 1 else -view.impurity
+        finite = scale[np.isfinite(scale)]
+        lo, hi = (finite.min(), finite.max()) if finite.size else (0.0, 0.0)
+        if hi == lo:
+            alpha = np.ones(n)
+        else:
+            alpha = (scale - lo) / (hi - lo)
+    alpha = np.clip(np.nan_to_num(alpha, nan=0.0, posinf=0.0, neginf=0.0), 0.0, 1.0)
+    rgb = np.array([_hex_to_rgb(c) for c in colours], dtype=np.float64)
+    cap = np.array([_max_alpha(tuple(int(v) for v in c)) for c in rgb])
+    a = (alpha * cap[index])[:, None]
+    mixed = np.round(a * rgb[index] + (1.0 - a) * 255.0).astype(int).tolist()
+    return [f"#{r:02x}{g:02x}{b:02x}" for r, g, b in mixed]
 
 
 def _check_colour(colour, what) -> str:
@@ -548,7 +565,8 @@ def export_graphviz(
     highlight : dict {node index: colour}, optional
         Draw these nodes with a thick border of the given colour
         (``#rrggbb``, ``#rrggbbaa`` or a Graphviz colour name).
-    fontname, fontsize : font of node and edge text.
+    fontname, fontsize : font of node and edge text.  The font name is
+        restricted to letters, digits, spaces and ``_.,:+-``.
     rankdir : {"TB", "LR", "BT", "RL"}
         Direction of the layout.
     leaves_parallel : bool
@@ -571,6 +589,11 @@ def export_graphviz(
         _check_int(max_depth, "max_depth", 0)
     if rankdir not in _RANKDIRS:
         raise ValueError(f"rankdir must be one of {sorted(_RANKDIRS)}; got {rankdir!r}")
+    if not isinstance(fontname, str) or not _FONT_NAME.fullmatch(fontname):
+        raise ValueError(
+            "fontname may contain only letters, digits, spaces and _.,:+- "
+            f"(Graphviz does not escape it in SVG); got {fontname!r}"
+        )
     if not isinstance(fontsize, (int, float, np.integer, np.floating)) or not (
         0 < float(fontsize) < 1000
     ):
@@ -615,59 +638,64 @@ def export_graphviz(
         crit = view.criterion_name()
         impurity_name = _IMPURITY_DISPLAY_NAME.get(crit, crit) if crit else "impurity"
 
-    # Colour scale for regression (value) and multi-output (impurity) trees.
-    if not single_output:
-        scale = -view.impurity
-    elif not classifier:
-        scale = view.value[:, 0, 0]
-    else:
-        scale = None
-    if scale is not None:
-        finite = scale[np.isfinite(scale)]
-        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 0.0)
+    fills = _fill_colours(view, classifier, colours) if filled else None
 
-    def fill_colour(node):
-        if scale is None:
-            fractions = view.value[node, 0, :]
-            best = int(np.argmax(fractions))
-            return _tint(colours[best % len(colours)], _purity_alpha(fractions))
-        alpha = 1.0 if hi == lo else (scale[node] - lo) / (hi - lo)
-        if not math.isfinite(alpha):
-            alpha = 0.0
-        return _tint(colours[0], alpha)
+    # Everything a label needs, escaped or converted to Python types once.
+    def esc(text):
+        return _dot_escape_line(_display_text(text))
+
+    feature_text = None if names is None else [esc(n) for n in names]
+    class_text = None if classes is None else [esc(c) for c in classes]
+    impurity_text = esc(impurity_name)
+    extra_text = {n: [esc(s) for s in lines] for n, lines in extra.items()}
+    thresholds = view.threshold.tolist()
+    impurities = view.impurity.tolist()
+    samples = view.n_samples.tolist()
+    total = float(samples[0]) if samples else 0.0
+    best = np.argmax(view.value[:, 0, :], axis=1).tolist()
+    if classifier:
+        shown = view.value if proportion else view.value * view.weighted[:, None, None]
+        values = np.round(shown, precision)
+        integral = np.all(np.isfinite(values) & (values == np.round(values)), axis=(1, 2))
+        integral = integral.tolist()
+        rows = values.tolist()
+    else:
+        rows = view.value[:, :, 0].tolist()
+
+    def value_text(node):
+        if not classifier:
+            parts = [_format_number(v, precision) for v in rows[node]]
+            return parts[0] if single_output else "[" + ", ".join(parts) + "]"
+        if integral[node]:
+            groups = ["[" + ", ".join(str(int(v)) for v in row) + "]" for row in rows[node]]
+        else:
+            groups = [
+                "[" + ", ".join(_format_number(v, precision) for v in row) + "]"
+                for row in rows[node]
+            ]
+        return groups[0] if single_output else "[" + ", ".join(groups) + "]"
 
     def node_lines(node):
+        """The escaped lines of a node's label."""
         lines = []
         if node_ids:
-            shown = node if view.display_ids is None else view.display_ids[node]
-            lines.append(f"node #{shown}")
+            shown_id = node if view.display_ids is None else view.display_ids[node]
+            lines.append(esc(f"node #{shown_id}"))
         if not view.is_leaf(node):
             f = int(view.feature[node])
-            fname = f"feature_{f}" if names is None else str(names[f])
-            lines.append(f"{fname} <= {_format_threshold(view.threshold[node], precision)}")
+            fname = f"feature_{f}" if feature_text is None else feature_text[f]
+            lines.append(f"{fname} <= {_format_threshold(thresholds[node], precision)}")
         if impurity:
-            lines.append(f"{impurity_name} = {_format_number(view.impurity[node], precision)}")
+            lines.append(f"{impurity_text} = {_format_number(impurities[node], precision)}")
         if proportion:
-            total = float(view.n_samples[0])
-            pct = 100.0 * float(view.n_samples[node]) / total if total else 0.0
+            pct = 100.0 * samples[node] / total if total else 0.0
             lines.append(f"samples = {pct:.1f}%")
         else:
-            lines.append(f"samples = {int(view.n_samples[node])}")
-        value = view.value[node]
-        if classifier:
-            shown = value if proportion else value * view.weighted[node]
-            if single_output:
-                text = _format_counts(shown[0], precision)
-            else:
-                text = "[" + ", ".join(_format_counts(row, precision) for row in shown) + "]"
-        elif single_output:
-            text = _format_number(value[0, 0], precision)
-        else:
-            text = "[" + ", ".join(_format_number(v, precision) for v in value[:, 0]) + "]"
-        lines.append(f"value = {text}")
-        if classes is not None:
-            lines.append(f"class = {classes[int(np.argmax(value[0]))]}")
-        lines.extend(extra.get(node, ()))
+            lines.append(f"samples = {int(samples[node])}")
+        lines.append(f"value = {value_text(node)}")
+        if class_text is not None:
+            lines.append(f"class = {class_text[best[node]]}")
+        lines.extend(extra_text.get(node, ()))
         return lines
 
     font = _dot_quote(fontname)
@@ -690,7 +718,7 @@ def export_graphviz(
         out.append(f"rankdir={rankdir} ;\n")
 
     # headlabel angles of the root's (True, False) edges for each direction.
-    angles = {"TB": (45, -45), "BT": (-45, 45), "LR": (-45, 45), "RL": (45, -45)}[rankdir]
+    angles = {"TB": (45, -45), "BT": (45, -45), "LR": (-45, 45), "RL": (-45, 45)}[rankdir]
     ranks = {}  # depth -> nodes of internal nodes; "leaves" -> leaves
     todo = [(0, None, 0)]  # (node, parent, depth), pre-order
     while todo:
@@ -701,9 +729,9 @@ def export_graphviz(
             if filled:
                 attrs.append(f'fillcolor="{_TRUNCATED_FILL}"')
         else:
-            attrs = [f"label={_dot_label(node_lines(node))}"]
+            attrs = ['label="' + "\\n".join(node_lines(node)) + '"']
             if filled:
-                attrs.append(f'fillcolor="{fill_colour(node)}"')
+                attrs.append(f'fillcolor="{fills[node]}"')
             if node in borders:
                 attrs.append(f'color="{borders[node]}"')
                 attrs.append("penwidth=3.5")

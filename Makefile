@@ -1,0 +1,64 @@
+# dtree: common tasks. Works on a fresh clone: everything goes into ./.venv.
+#
+#   make venv     create .venv and install runtime deps (requirements.txt)
+#   make run      start the Streamlit app
+#   make test     install test deps + chromium, run the whole pytest suite
+#   make bench    run bench/bench.py
+#   make clean    remove the venv, caches and test artifacts
+#
+# Stamp files in .venv record what was installed, so pip only runs again
+# when a requirements file changes.
+
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip
+RUNTIME_STAMP := $(VENV)/.installed-runtime
+TEST_STAMP := $(VENV)/.installed-test
+CHROMIUM ?= /usr/bin/chromium
+PYTEST_ARGS ?=
+
+.PHONY: venv install install-test chromium run test bench clean
+
+venv install: $(RUNTIME_STAMP)
+
+install-test: $(TEST_STAMP)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(RUNTIME_STAMP): requirements.txt | $(BIN)/python
+	$(PIP) install --disable-pip-version-check -r requirements.txt
+	touch $@
+
+# requirements-test.txt includes requirements.txt (-r), so this installs both.
+$(TEST_STAMP): requirements-test.txt requirements.txt | $(BIN)/python
+	$(PIP) install --disable-pip-version-check -r requirements-test.txt
+	touch $@
+
+# Browser tests drive Debian's chromium (Playwright cannot download its own
+# browser here). Install it (plus CJK fonts) only when $(CHROMIUM) is missing;
+# use sudo only when not root. The browser tests use the same path.
+chromium:
+	@if [ -x $(CHROMIUM) ]; then \
+	  echo "chromium: $(CHROMIUM)"; \
+	else \
+	  if [ "$$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  set -e; \
+	  $$SUDO apt-get update; \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-noto-cjk; \
+	fi
+
+run: $(RUNTIME_STAMP)
+	$(BIN)/streamlit run app.py --browser.gatherUsageStats false
+
+test: $(TEST_STAMP) chromium
+	$(BIN)/python -m pytest tests $(PYTEST_ARGS)
+
+bench: $(TEST_STAMP)
+	$(BIN)/python bench/bench.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis tests/browser/artifacts
+	find . -path ./.git -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,249 @@
+"""Fixtures for end-to-end tests: the real app in headless Chromium.
+
+- ``app_url`` (session): starts ``streamlit run <app>`` on a free local port
+  from the repo root (so ``.streamlit/config.toml`` applies), waits for
+  ``/_stcore/health`` and yields ``http://127.0.0.1:<port>``. The server log
+  goes to ``tests/browser/artifacts/streamlit.log``.
+- ``browser`` (session): Playwright's sync Chromium, driving Debian's
+  ``/usr/bin/chromium`` (Playwright cannot download its own browser here).
+- ``page`` (per test): a fresh browser context and page, 1600x1200 viewport.
+  If the test fails, a screenshot is saved to
+  ``tests/browser/artifacts/<test>-failed.png``.
+- ``app_page`` (per test): ``page`` already opened at the app and settled.
+- ``wait_for_app(page)``: waits until the script run has finished and no
+  skeleton placeholder is left. Import it with
+  ``from tests.browser.conftest import wait_for_app``.
+
+Environment variables:
+- ``DTREE_APP``: app script to serve (default: the repo's ``app.py``).
+- ``DTREE_CHROMIUM``: browser binary (default: ``/usr/bin/chromium``).
+- ``CI``: when set (e.g. ``CI=true``), a missing browser fails the tests
+  instead of skipping them.
+
+Every test under this directory gets the ``browser`` marker, so
+``pytest -m "not browser"`` runs only the fast tests.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+BROWSER_DIR = Path(__file__).resolve().parent
+REPO_ROOT = BROWSER_DIR.parents[1]
+ARTIFACTS = BROWSER_DIR / "artifacts"
+APP_PATH = Path(os.environ.get("DTREE_APP") or REPO_ROOT / "app.py").resolve()
+CHROMIUM = os.environ.get("DTREE_CHROMIUM") or "/usr/bin/chromium"
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+VIEWPORT = {"width": 1600, "height": 1200}
+SERVER_START_TIMEOUT_S = 60
+DEFAULT_TIMEOUT_MS = 30_000
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _chromium_problem() -> str | None:
+    """Why the browser tests cannot run here, or None if they can."""
+    if not os.access(CHROMIUM, os.X_OK):
+        return (
+            f"{CHROMIUM} not found: install Debian's chromium "
+            "(`apt-get install -y chromium`, or `make test` does it)"
+        )
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install -r requirements-test.txt)"
+    return None
+
+
+def _is_browser_test(item: pytest.Item) -> bool:
+    return BROWSER_DIR in Path(str(item.path)).resolve().parents
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # This hook sees every collected item, not only this directory's.
+    problem = _chromium_problem()
+    for item in items:
+        if not _is_browser_test(item):
+            continue
+        item.add_marker(pytest.mark.browser)
+        if problem and not _in_ci():
+            item.add_marker(pytest.mark.skip(reason=f"browser test skipped: {problem}"))
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    # Remember each phase's report so `page` can screenshot failed tests.
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report
+
+
+# --------------------------------------------------------------------------
+# The app server
+# --------------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _healthy(base_url: str) -> bool:
+    # Bypass any http(s)_proxy from the environment: this is loopback.
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(f"{base_url}/_stcore/health", timeout=2) as resp:
+            return resp.status == 200 and resp.read().strip() == b"ok"
+    except OSError:
+        return False
+
+
+def _tail(path: Path, n: int = 40) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-n:])
+    except OSError:
+        return "(no log)"
+
+
+@pytest.fixture(scope="session")
+def app_url() -> Iterator[str]:
+    """Serve the app with Streamlit for the whole session; yield its base URL."""
+    if not APP_PATH.is_file():
+        pytest.fail(f"app script not found: {APP_PATH} (set DTREE_APP to use another)")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log_path = ARTIFACTS / "streamlit.log"
+    port = _free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    cmd = [
+        sys.executable, "-m", "streamlit", "run", str(APP_PATH),
+        "--server.headless", "true",
+        "--server.address", "127.0.0.1",
+        "--server.port", str(port),
+        "--server.fileWatcherType", "none",
+        "--browser.gatherUsageStats", "false",
+    ]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            cmd, cwd=REPO_ROOT, env=env, stdin=subprocess.DEVNULL,
+            stdout=log, stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+        while not _healthy(base_url):
+            if proc.poll() is not None:
+                pytest.fail(
+                    f"streamlit exited with code {proc.returncode} before becoming "
+                    f"healthy; log ({log_path}):\n{_tail(log_path)}"
+                )
+            if time.monotonic() > deadline:
+                pytest.fail(
+                    f"streamlit not healthy at {base_url} after "
+                    f"{SERVER_START_TIMEOUT_S}s; log ({log_path}):\n{_tail(log_path)}"
+                )
+            time.sleep(0.25)
+        yield base_url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+# --------------------------------------------------------------------------
+# The browser
+# --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Playwright Chromium (Debian's binary), headless, for the whole session."""
+    problem = _chromium_problem()
+    if problem:
+        # Only reached in CI (elsewhere the tests were skipped at collection).
+        pytest.fail(f"browser tests cannot run in CI: {problem}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser, request: pytest.FixtureRequest):
+    """A fresh context + page per test (so each test is a new Streamlit session)."""
+    context = browser.new_context(viewport=VIEWPORT)
+    pg = context.new_page()
+    pg.set_default_timeout(DEFAULT_TIMEOUT_MS)
+    try:
+        yield pg
+    finally:
+        rep = getattr(request.node, "rep_call", None)
+        if rep is not None and rep.failed:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            try:
+                pg.screenshot(path=str(ARTIFACTS / f"{request.node.name}-failed.png"))
+            except Exception:  # a failed screenshot must not hide the real failure
+                pass
+        context.close()
+
+
+@pytest.fixture
+def app_page(page, app_url):
+    """`page` opened at the app, with the first script run finished."""
+    open_app(page, app_url)
+    return page
+
+
+# --------------------------------------------------------------------------
+# Helpers
+# --------------------------------------------------------------------------
+
+_APP_SETTLED_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return !!app
+    && app.getAttribute('data-test-script-state') === 'notRunning'
+    && document.querySelector('[data-testid="stSkeleton"]') === null;
+}"""
+
+
+def wait_for_app(page, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
+    """Wait until the current script run has finished and nothing is a skeleton.
+
+    Right after an interaction (click, slider move) Streamlit may not have
+    started the rerun yet, so this can return before it. After such an
+    action, also wait for the element you expect to change.
+    """
+    page.wait_for_function(_APP_SETTLED_JS, timeout=timeout)
+
+
+def open_app(page, url: str, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
+    """Go to ``url`` and wait for the first script run to finish."""
+    page.goto(url, wait_until="domcontentloaded", timeout=timeout)
+    wait_for_app(page, timeout=timeout)

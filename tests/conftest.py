@@ -1,0 +1,32 @@
+"""Shared pytest configuration for the whole suite.
+
+Hypothesis profiles: "dev" (default, 100 examples) and "ci" (50 examples),
+chosen automatically when the CI environment variable is set. Neither has a
+deadline: timings on shared CI machines are too noisy for one. Override with
+`pytest --hypothesis-profile=dev` (or `ci`).
+"""
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "dev",
+    max_examples=100,
+    deadline=None,
+)
+settings.register_profile(
+    "ci",
+    max_examples=50,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+def running_in_ci() -> bool:
+    """True when the CI environment variable is set to something truthy."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+settings.load_profile("ci" if running_in_ci() else "dev")
