@@ -8,6 +8,7 @@ describes the estimator to scikit-learn's tooling.
 
 import inspect
 import numbers
+import sys
 import warnings
 
 import numpy as np
@@ -15,6 +16,22 @@ import numpy as np
 
 class NotFittedError(ValueError, AttributeError):
     """Raised when a method needs a fitted estimator."""
+
+
+_interop_errors = {}
+
+
+def _not_fitted_error(message):
+    """A NotFittedError that is also scikit-learn's when scikit-learn is
+    loaded, so that its tooling recognises it (dtree never imports it)."""
+    sk = sys.modules.get("sklearn.exceptions")
+    if sk is None:
+        return NotFittedError(message)
+    cls = _interop_errors.get(sk.NotFittedError)
+    if cls is None:
+        cls = type("NotFittedError", (NotFittedError, sk.NotFittedError), {})
+        _interop_errors[sk.NotFittedError] = cls
+    return cls(message)
 
 
 class DataConversionWarning(UserWarning):
@@ -63,7 +80,7 @@ class BaseEstimator:
 
     def _check_fitted(self):
         if not hasattr(self, "tree_"):
-            raise NotFittedError(
+            raise _not_fitted_error(
                 f"This {type(self).__name__} instance is not fitted yet. Call 'fit' "
                 "with appropriate arguments before using this estimator.")
 
@@ -106,7 +123,9 @@ def as_float32_matrix(X, *, what="X"):
     if arr.dtype.kind in "OUS":
         try:
             arr = arr.astype(np.float64)
-        except (TypeError, ValueError) as exc:
+        except TypeError as exc:
+            raise TypeError(f"{what} must contain numbers only: {exc}") from None
+        except ValueError as exc:
             raise ValueError(
                 f"{what} must contain numbers only; could not convert it: {exc}") from None
     if arr.ndim != 2:

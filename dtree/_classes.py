@@ -259,7 +259,8 @@ class BaseDecisionTree(BaseEstimator):
 
     def apply(self, X):
         """Index of the leaf each sample ends up in."""
-        return self.tree_.apply(self._validate_X_predict(X))
+        X = self._validate_X_predict(X)
+        return self.tree_.apply(X)
 
     def decision_path(self, X):
         """Dense boolean indicator (n_samples, node_count): nodes each sample visits.
@@ -267,7 +268,8 @@ class BaseDecisionTree(BaseEstimator):
         scikit-learn returns a SciPy sparse matrix; dtree returns a dense array
         so that it does not depend on SciPy.
         """
-        return self.tree_.decision_path(self._validate_X_predict(X))
+        X = self._validate_X_predict(X)
+        return self.tree_.decision_path(X)
 
     def get_depth(self):
         self._check_fitted()
@@ -401,7 +403,8 @@ class DecisionTreeClassifier(BaseDecisionTree):
             return np.log(self.predict_proba(X))
 
     def predict(self, X):
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
 
     def score(self, X, y, sample_weight=None):
         """Mean accuracy (weighted by ``sample_weight`` if given)."""
@@ -485,7 +488,8 @@ class DecisionTreeRegressor(BaseDecisionTree):
         return values[:, None, None]
 
     def predict(self, X):
-        return self.tree_.value[self.apply(X), 0, 0]
+        leaves = self.apply(X)
+        return self.tree_.value[leaves, 0, 0]
 
     def score(self, X, y, sample_weight=None):
         """Coefficient of determination R² (weighted by ``sample_weight``)."""

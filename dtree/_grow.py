@@ -466,8 +466,6 @@ def partition(prob, P, starts, sizes, n_left, keep_left, keep_right):
     (children that are already leaves are dropped).  Returns the children's
     ``P`` and sizes, shape (S, 2): left and right of each node, 0 if dropped.
     """
-    S = len(starts)
-    seg = np.repeat(np.arange(S), sizes)
     n_right = sizes - n_left
     out_sizes = np.stack([np.where(keep_left, n_left, 0),
                           np.where(keep_right, n_right, 0)], axis=1)
@@ -477,23 +475,30 @@ def partition(prob, P, starts, sizes, n_left, keep_left, keep_right):
     if P_out.shape[1] == 0:
         return P_out, out_sizes
     go_left = prob.go_left
-    kl, kr = keep_left[seg], keep_right[seg]
-    left_start, right_start = out_starts[0::2][seg], out_starts[1::2][seg]
-    has_before = starts > 0
+    total = P_out.shape[1]
     m = P.shape[1]
+    rank = np.arange(m) - np.repeat(starts, sizes)  # position inside the node
+    left_start = np.repeat(out_starts[0::2], sizes)
+    right_start = np.repeat(out_starts[1::2], sizes) + rank
+    drop_some = not (keep_left.all() and keep_right.all())
+    if drop_some:
+        kept_left, kept_right = np.repeat(keep_left, sizes), np.repeat(keep_right, sizes)
+    later = starts[1:]
     chunk = max(1, min(P.shape[0], CHUNK_ELEMENTS // max(m, 1)))
     for f0 in range(0, P.shape[0], chunk):
         p = P[f0:f0 + chunk]
         g = go_left[p]
-        to_left = g & kl
-        to_right = ~g & kr
-        cl = np.cumsum(to_left, axis=1)
-        cr = np.cumsum(to_right, axis=1)
-        cl_before = np.where(has_before, cl[:, starts - 1], 0)[:, seg]
-        cr_before = np.where(has_before, cr[:, starts - 1], 0)[:, seg]
-        dest = np.where(g, left_start + cl - cl_before, right_start + cr - cr_before) - 1
-        rows, cols = np.nonzero(to_left | to_right)
-        P_out[f0 + rows, dest[rows, cols]] = p[rows, cols]
+        # n_l: lefts so far in this node (inclusive), via one running count
+        n_l = np.cumsum(g, axis=1, dtype=np.intp)
+        if len(later):
+            n_l[:, later[0]:] -= np.repeat(n_l[:, later - 1], sizes[1:], axis=1)
+        dest = np.where(g, left_start + n_l - 1, right_start - n_l)
+        dest += (np.arange(len(p)) * total)[:, None]
+        if drop_some:
+            move = np.where(g, kept_left, kept_right)
+            P_out[f0:f0 + chunk].reshape(-1)[dest[move]] = p[move]
+        else:
+            P_out[f0:f0 + chunk].reshape(-1)[dest] = p
     return P_out, out_sizes
 
 
