@@ -1,0 +1,540 @@
+"""Property tests: invariants every fitted dtree must satisfy, on small random
+datasets (float32-representable X with many ties, 2-4 classes or a numeric
+target, optional sample/class weights) under every criterion, growth order
+and random pre-pruning parameters.
+
+Each expected quantity is recomputed here from the training rows
+(see tests/oracle.py), not read back from dtree.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, note, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from dtree import DecisionTreeClassifier, DecisionTreeRegressor
+from tests.oracle import (CLF_CRITERIA, ENTROPY_LIKE, EPS, LEAF_REASONS, REG_CRITERIA,
+                          TREE_ARRAYS, balanced_class_weights, class_counts,
+                          class_impurity, effective_params, impurity_scale, reg_impurity,
+                          reg_value, rows_in_nodes, valid_cuts)
+from tests.treecompare import compare_trees
+
+GROWTHS = (None, "depth_first", "best_first", "breadth_first")
+
+
+# --------------------------------------------------------------------------
+# strategies
+# --------------------------------------------------------------------------
+
+def x_elements(kind):
+    if kind == "ties":  # few distinct values: many duplicates and exact gain ties
+        return st.integers(-3, 3).map(float)
+    if kind == "grid":  # quarters: exact sums, still some ties
+        return st.integers(-40, 40).map(lambda v: v / 4.0)
+    return st.floats(-1000, 1000, width=32, allow_subnormal=False)
+
+
+@st.composite
+def x_matrix(draw, n, n_features):
+    kind = draw(st.sampled_from(["ties", "grid", "float32"]))
+    X = draw(hnp.arrays(np.float64, (n, n_features), elements=x_elements(kind)))
+    return X + 0.0  # no negative zeros: -0.0 == 0.0 anyway, keep printing simple
+
+
+@dataclass
+class Case:
+    task: str
+    est: object
+    X: np.ndarray
+    y: np.ndarray
+    sample_weight: object  # what fit received
+    weights: np.ndarray  # effective per-row weights (sample x class weights)
+    codes: np.ndarray = None  # class index per row (classification)
+    exact: bool = False  # all sums exact: permuting rows must give identical arrays
+    extra: dict = field(default_factory=dict)
+
+    def fit(self):
+        return self.est.fit(self.X, self.y, sample_weight=self.sample_weight)
+
+
+def pruning_params(draw):
+    return dict(
+        max_depth=draw(st.one_of(st.none(), st.integers(1, 6))),
+        min_samples_split=draw(st.one_of(st.just(2), st.integers(2, 12),
+                                         st.floats(0.02, 0.6))),
+        min_samples_leaf=draw(st.one_of(st.just(1), st.integers(1, 6),
+                                        st.floats(0.01, 0.3))),
+        min_weight_fraction_leaf=draw(st.one_of(st.just(0.0), st.floats(0.0, 0.3))),
+        max_leaf_nodes=draw(st.one_of(st.none(), st.none(), st.integers(2, 12))),
+        min_impurity_decrease=draw(st.one_of(st.just(0.0), st.just(0.0),
+                                             st.floats(0.0, 0.05))),
+        growth=draw(st.sampled_from(GROWTHS)),
+    )
+
+
+@st.composite
+def cases(draw, task=None, splitter="best", max_features=False, prune=True,
+          weighting=True):
+    task = task or draw(st.sampled_from(["classification", "classification", "regression"]))
+    if isinstance(splitter, st.SearchStrategy):
+        splitter = draw(splitter)
+    n = draw(st.integers(5, 80))
+    n_features = draw(st.integers(1, 4))
+    X = draw(x_matrix(n, n_features))
+    params = pruning_params(draw) if prune else dict(growth=draw(st.sampled_from(GROWTHS)))
+    params["splitter"] = splitter
+    params["random_state"] = draw(st.integers(0, 3))
+    if max_features:
+        params["max_features"] = draw(st.one_of(st.none(), st.integers(1, n_features),
+                                                st.sampled_from(["sqrt", "log2"])))
+    wkind = draw(st.sampled_from(["none", "none", "ints", "floats"])) if weighting else "none"
+    if wkind == "ints":
+        sw = draw(hnp.arrays(np.float64, n, elements=st.integers(0, 3).map(float)))
+        assume(sw.sum() > 0)
+    elif wkind == "floats":
+        sw = draw(hnp.arrays(np.float64, n, elements=st.floats(0.1, 5.0)))
+    else:
+        sw = None
+    w = np.ones(n) if sw is None else sw.copy()
+
+    if task == "classification":
+        k = draw(st.integers(2, 4))
+        codes = draw(hnp.arrays(np.intp, n, elements=st.integers(0, k - 1)))
+        labels = draw(st.sampled_from(["ints", "strings"]))
+        y = np.array(["ant", "bee", "cat", "dog"])[codes] if labels == "strings" else codes * 10 - 5
+        # dtree's class indices: sorted unique labels
+        _, codes = np.unique(y, return_inverse=True)
+        crit = draw(st.sampled_from(CLF_CRITERIA))
+        cw = draw(st.sampled_from([None, None, "balanced"])) if weighting else None
+        est = DecisionTreeClassifier(criterion=crit, class_weight=cw, **params)
+        if cw == "balanced":
+            w = w * balanced_class_weights(codes, codes.max() + 1)[codes]
+        exact = wkind != "floats" and cw is None
+        return Case(task, est, X, y, sw, w, codes=codes, exact=exact)
+
+    crit = draw(st.sampled_from(REG_CRITERIA))
+    ykind = draw(st.sampled_from(["grid", "float"]))
+    lo = 0.0 if crit == "poisson" else -20.0
+    elems = (st.integers(int(lo * 4), 80).map(lambda v: v / 4.0) if ykind == "grid"
+             else st.floats(lo, 100.0, allow_subnormal=False))
+    y = draw(hnp.arrays(np.float64, n, elements=elems)) + 0.0
+    if crit == "poisson":
+        assume(np.sum(w * y) > 0 and np.sum(y) > 0)
+    est = DecisionTreeRegressor(criterion=crit, **params)
+    exact = wkind != "floats" and ykind == "grid" and crit != "poisson"
+    return Case(task, est, X, y, sw, w, exact=exact)
+
+
+def node_samples(case, tree):
+    """(n_rows, node_count) membership of the rows that are samples (w > 0)."""
+    member = rows_in_nodes(tree, case.X)
+    member[case.weights <= 0] = False
+    return member
+
+
+def impurity_of(case, rows):
+    crit = case.est.criterion
+    w = case.weights[rows]
+    if case.task == "classification":
+        return class_impurity(crit, class_counts(case.codes[rows], w, len(case.est.classes_)))
+    return reg_impurity(crit, case.y[rows], w)
+
+
+def tol(case):
+    return 1e-12 if case.task == "classification" else 1e-10 * impurity_scale(case.y)
+
+
+# --------------------------------------------------------------------------
+# gains and improvements
+# --------------------------------------------------------------------------
+
+@settings(deadline=None)
+@given(cases(max_features=True))
+def test_step_gain_nonnegative_and_improvement_is_weighted_gain(case):
+    est = case.fit()
+    tree = est.tree_
+    W = case.weights.sum()  # zero-weight rows count in the total weight
+    assert len(est.steps_) == int(np.sum(tree.children_left != -1))
+    for k, step in enumerate(est.steps_):
+        note(repr(step))
+        assert step.index == k
+        assert step.gain >= -tol(case)
+        np.testing.assert_allclose(
+            step.improvement, step.weighted_n_node_samples / W * step.gain,
+            rtol=1e-9, atol=tol(case))
+        # the step describes its node of tree_
+        node = step.node
+        assert step.feature == tree.feature[node] >= 0
+        assert step.threshold == tree.threshold[node]
+        assert (step.left, step.right) == (tree.children_left[node], tree.children_right[node])
+        assert step.n_node_samples == tree.n_node_samples[node]
+        assert step.n_left == tree.n_node_samples[step.left]
+        assert step.n_right == tree.n_node_samples[step.right]
+        assert step.depth == tree.depth[node]
+        assert step.feature_name == f"x{step.feature}"
+        wl = tree.weighted_n_node_samples[step.left] / step.weighted_n_node_samples
+        np.testing.assert_allclose(step.gain, step.impurity - wl * step.impurity_left
+                                   - (1 - wl) * step.impurity_right, rtol=1e-9, atol=tol(case))
+        split_info = -(wl * np.log2(wl) + (1 - wl) * np.log2(1 - wl))
+        np.testing.assert_allclose(step.split_info, split_info, rtol=1e-9)
+        np.testing.assert_allclose(step.gain_ratio, step.gain / split_info, rtol=1e-9,
+                                   atol=tol(case))
+
+
+# --------------------------------------------------------------------------
+# children partition their parent; routing agrees with the counts
+# --------------------------------------------------------------------------
+
+@settings(deadline=None)
+@given(cases(max_features=True, splitter=st.sampled_from(["best", "random"])))
+def test_children_partition_parent_and_routing_matches_counts(case):
+    est = case.fit()
+    t = est.tree_
+    internal = np.flatnonzero(t.children_left != -1)
+    lft, rgt = t.children_left[internal], t.children_right[internal]
+    assert np.all(lft > internal) and np.all(rgt > internal)
+    np.testing.assert_array_equal(t.n_node_samples[lft] + t.n_node_samples[rgt],
+                                  t.n_node_samples[internal])
+    np.testing.assert_allclose(t.weighted_n_node_samples[lft] + t.weighted_n_node_samples[rgt],
+                               t.weighted_n_node_samples[internal], rtol=1e-12)
+    assert np.all(t.n_node_samples >= 1)
+    np.testing.assert_array_equal(t.parent[lft], internal)
+    np.testing.assert_array_equal(t.parent[rgt], internal)
+    np.testing.assert_array_equal(t.depth[lft], t.depth[internal] + 1)
+
+    sample = case.weights > 0
+    path = est.decision_path(case.X)
+    assert path.shape == (len(case.X), t.node_count) and path.dtype == bool
+    np.testing.assert_array_equal(path, rows_in_nodes(t, case.X))
+    np.testing.assert_array_equal(path[sample].sum(axis=0), t.n_node_samples)
+    np.testing.assert_allclose(case.weights @ path, t.weighted_n_node_samples, rtol=1e-12)
+    leaves = est.apply(case.X)
+    assert np.all(t.children_left[leaves] == -1)
+    np.testing.assert_array_equal(np.bincount(leaves[sample], minlength=t.node_count)[t.children_left == -1],
+                                  t.n_node_samples[t.children_left == -1])
+    # the leaf is the deepest node on each row's path
+    np.testing.assert_array_equal(leaves, np.argmax(path * (t.depth + 1), axis=1))
+    assert est.get_n_leaves() == np.sum(t.children_left == -1)
+    assert est.get_depth() == t.depth.max()
+
+
+# --------------------------------------------------------------------------
+# thresholds: midpoints of adjacent node values, left takes <=
+# --------------------------------------------------------------------------
+
+@settings(deadline=None)
+@given(cases())
+def test_thresholds_are_midpoints_of_adjacent_node_values(case):
+    est = case.fit()
+    t = est.tree_
+    X32 = case.X.astype(np.float32)
+    member = node_samples(case, t)
+    for node in np.flatnonzero(t.children_left != -1):
+        f, thr = t.feature[node], t.threshold[node]
+        x = X32[member[:, node], f]
+        below, above = x[x <= thr], x[x > thr]
+        assert below.size and above.size
+        a, b = below.max(), above.min()
+        assert float(a) < thr < float(b)
+        assert thr == float(a) / 2.0 + float(b) / 2.0
+        assert b > np.float32(a + np.float32(1e-7))
+        # left takes exactly the node's rows with x <= threshold
+        assert t.n_node_samples[t.children_left[node]] == below.size
+        assert t.n_node_samples[t.children_right[node]] == above.size
+        assert np.all(t.threshold[t.children_left == -1] == -2.0)
+        assert np.all(t.feature[t.children_left == -1] == -2)
+
+
+@settings(deadline=None)
+@given(cases(splitter="random", max_features=True))
+def test_random_splitter_thresholds_lie_in_node_range(case):
+    est = case.fit()
+    t = est.tree_
+    X32 = case.X.astype(np.float32)
+    member = node_samples(case, t)
+    for node in np.flatnonzero(t.children_left != -1):
+        x = X32[member[:, node], t.feature[node]]
+        assert float(x.min()) <= t.threshold[node] < float(x.max())
+
+
+# --------------------------------------------------------------------------
+# impurities and values, recomputed from each node's samples
+# --------------------------------------------------------------------------
+
+@settings(deadline=None)
+@given(cases(max_features=True))
+def test_impurity_and_value_match_node_samples_and_bounds(case):
+    est = case.fit()
+    t = est.tree_
+    member = node_samples(case, t)
+    crit = est.criterion
+    assert np.all(t.impurity >= -tol(case))
+    if case.task == "classification":
+        K = len(est.classes_)
+        assert t.value.shape == (t.node_count, 1, K)
+        np.testing.assert_allclose(t.value.sum(axis=2), 1.0, rtol=1e-12)
+        if crit in ENTROPY_LIKE:
+            assert np.all(t.impurity <= np.log2(K) + 1e-12)
+        elif crit == "gini":
+            assert np.all(t.impurity <= 1 - 1 / K + 1e-12)
+        else:
+            assert np.all(t.impurity <= 1 - 1 / K + 1e-12)
+    for node in range(t.node_count):
+        rows = member[:, node]
+        np.testing.assert_allclose(t.impurity[node], impurity_of(case, rows), rtol=1e-9,
+                                   atol=tol(case), err_msg=f"impurity of node {node}")
+        if case.task == "classification":
+            counts = class_counts(case.codes[rows], case.weights[rows], len(est.classes_))
+            np.testing.assert_allclose(t.value[node, 0], counts / counts.sum(), rtol=1e-9,
+                                       atol=1e-12, err_msg=f"value of node {node}")
+        else:
+            np.testing.assert_allclose(
+                t.value[node, 0, 0], reg_value(crit, case.y[rows], case.weights[rows]),
+                rtol=1e-9, atol=1e-9 * max(1.0, np.abs(case.y).max()),
+                err_msg=f"value of node {node}")
+
+
+# --------------------------------------------------------------------------
+# replaying the growth
+# --------------------------------------------------------------------------
+
+@settings(deadline=None)
+@given(cases(max_features=True, splitter=st.sampled_from(["best", "random"])))
+def test_replay_steps(case):
+    est = case.fit()
+    full = est.tree_
+    n_steps = len(est.steps_)
+
+    last = est.tree_at(n_steps)
+    for name in TREE_ARRAYS:
+        np.testing.assert_array_equal(getattr(last, name), getattr(full, name), err_msg=name)
+    assert last.node_count == full.node_count
+
+    first = est.tree_at(0)
+    assert first.node_count == 1 and first.children_left[0] == -1
+    np.testing.assert_array_equal(first.value[0], full.value[0])
+    np.testing.assert_array_equal(first.node_ids, [0])
+    assert first.stop_reason[0] == ("not yet split" if n_steps else full.stop_reason[0])
+
+    split_nodes = [s.node for s in est.steps_]
+    assert len(set(split_nodes)) == n_steps
+    for k in range(n_steps + 1):
+        sub = est.tree_at(k)
+        is_leaf = sub.children_left == -1
+        assert np.sum(~is_leaf) == k and np.sum(is_leaf) == k + 1
+        ids = sub.node_ids
+        assert np.all(np.diff(ids) > 0), "compact renumbering keeps tree_'s id order"
+        assert set(ids[~is_leaf]) == set(split_nodes[:k])
+        # every node is the same node of tree_, every kept split the same split
+        for name in ("impurity", "n_node_samples", "weighted_n_node_samples", "value", "depth"):
+            np.testing.assert_array_equal(getattr(sub, name), getattr(full, name)[ids], err_msg=name)
+        np.testing.assert_array_equal(sub.feature[~is_leaf], full.feature[ids[~is_leaf]])
+        np.testing.assert_array_equal(sub.threshold[~is_leaf], full.threshold[ids[~is_leaf]])
+        np.testing.assert_array_equal(ids[sub.children_left[~is_leaf]], full.children_left[ids[~is_leaf]])
+        np.testing.assert_array_equal(ids[sub.children_right[~is_leaf]], full.children_right[ids[~is_leaf]])
+        parent = sub.parent
+        assert parent[0] == -1
+        np.testing.assert_array_equal(ids[parent[1:]], full.parent[ids[1:]])
+        pending = is_leaf & (full.children_left[ids] != -1)
+        assert np.all(sub.stop_reason[pending] == "not yet split")
+        np.testing.assert_array_equal(sub.stop_reason[is_leaf & ~pending],
+                                      full.stop_reason[ids[is_leaf & ~pending]])
+        # the partial tree routes rows consistently with its counts
+        sample = case.weights > 0
+        leaves = sub.apply(case.X[sample].astype(np.float32))
+        np.testing.assert_array_equal(np.bincount(leaves, minlength=sub.node_count)[is_leaf],
+                                      sub.n_node_samples[is_leaf])
+
+
+# --------------------------------------------------------------------------
+# invariances
+# --------------------------------------------------------------------------
+
+STRUCTURE = ("children_left", "children_right", "feature", "n_node_samples", "depth",
+             "parent", "stop_reason")
+
+
+@settings(deadline=None)
+@given(cases(), st.randoms(use_true_random=False))
+def test_permuting_rows_gives_the_same_tree(case, rnd):
+    perm = np.array(rnd.sample(range(len(case.X)), len(case.X)))
+    # with inexact sums, a budget can resolve a near tie between two nodes
+    # differently; keep budgets only where every sum is exact
+    if not case.exact:
+        case.est.set_params(max_leaf_nodes=None)
+    a = case.fit()
+    tree_a = a.tree_
+    b = type(case.est)(**case.est.get_params())
+    sw = None if case.sample_weight is None else case.sample_weight[perm]
+    b.fit(case.X[perm], case.y[perm], sample_weight=sw)
+    tree_b = b.tree_
+    if case.exact:
+        # every proxy is computed from the same exact sums: no room for noise
+        for name in STRUCTURE + ("threshold",):
+            np.testing.assert_array_equal(getattr(tree_a, name), getattr(tree_b, name), err_msg=name)
+        np.testing.assert_allclose(tree_a.impurity, tree_b.impurity, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(tree_a.value, tree_b.value, rtol=1e-12, atol=1e-15)
+        assert [s.node for s in a.steps_] == [s.node for s in b.steps_]
+    else:
+        compare_trees(tree_a, tree_b)
+        compare_trees(tree_b, tree_a)
+
+
+def transforms():
+    return st.sampled_from([
+        ("double", lambda x: x * 2.0),
+        ("quarter", lambda x: x / 4.0),
+        ("signed square", lambda x: x * np.abs(x)),
+        ("cube plus 8", lambda x: x ** 3 + 8.0),
+    ])
+
+
+def min_gap(col):
+    u = np.unique(col)
+    return np.inf if len(u) < 2 else float(np.min(np.diff(u.astype(np.float64))))
+
+
+@settings(deadline=None)
+@given(cases(), transforms(), st.data())
+def test_increasing_transform_of_a_feature_keeps_the_partitions(case, transform, data):
+    name, fn = transform
+    f = data.draw(st.integers(0, case.X.shape[1] - 1), label="feature")
+    col = case.X[:, f].astype(np.float32)
+    new = fn(col.astype(np.float64)).astype(np.float32)
+    # float32 rounding must not merge (or overflow) values, and adjacent values
+    # must stay far apart compared with the 1e-7 separation rule
+    assume(np.all(np.isfinite(new)))
+    assume(len(np.unique(new)) == len(np.unique(col)))
+    assume(min_gap(col) > 1e-6 and min_gap(new) > 1e-6)
+    X2 = case.X.copy()
+    X2[:, f] = new
+    a = case.fit()
+    tree_a = a.tree_
+    b = type(case.est)(**case.est.get_params()).fit(X2, case.y, sample_weight=case.sample_weight)
+    tree_b = b.tree_
+    note(f"transform {name} on x{f}")
+    for name_ in STRUCTURE:
+        np.testing.assert_array_equal(getattr(tree_a, name_), getattr(tree_b, name_), err_msg=name_)
+    np.testing.assert_array_equal(tree_a.impurity, tree_b.impurity)
+    np.testing.assert_array_equal(a.apply(case.X), b.apply(X2))
+    other = (tree_a.feature >= 0) & (tree_a.feature != f)
+    np.testing.assert_array_equal(tree_a.threshold[other], tree_b.threshold[other])
+    # the threshold moves to the midpoint of the transformed values it separates
+    member = node_samples(case, tree_a)
+    for node in np.flatnonzero(tree_a.feature == f):
+        rows = member[:, node]
+        old, thr = col[rows], tree_a.threshold[node]
+        a, b = new[rows][old <= thr].max(), new[rows][old > thr].min()
+        assert tree_b.threshold[node] == float(a) / 2.0 + float(b) / 2.0
+
+
+# --------------------------------------------------------------------------
+# predictions
+# --------------------------------------------------------------------------
+
+@settings(deadline=None)
+@given(cases(task="classification", max_features=True,
+             splitter=st.sampled_from(["best", "random"])),
+       st.integers(0, 2**32 - 1))
+def test_predict_proba_sums_to_one_and_predict_is_its_argmax(case, seed):
+    est = case.fit()
+    rng = np.random.default_rng(seed)
+    X_new = np.vstack([case.X, rng.uniform(-5, 5, size=(20, case.X.shape[1]))])
+    proba = est.predict_proba(X_new)
+    assert proba.shape == (len(X_new), len(est.classes_))
+    assert np.all(proba >= 0)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=1e-12)
+    np.testing.assert_array_equal(est.predict(X_new), est.classes_[np.argmax(proba, axis=1)])
+    np.testing.assert_array_equal(est.classes_, np.unique(case.y))
+    # the probabilities are the class fractions of the leaf each row lands in
+    member = node_samples(case, est.tree_)
+    leaves = est.apply(X_new)
+    for leaf in np.unique(leaves):
+        rows = member[:, leaf]
+        counts = class_counts(case.codes[rows], case.weights[rows], len(est.classes_))
+        np.testing.assert_allclose(proba[leaves == leaf], np.broadcast_to(
+            counts / counts.sum(), proba[leaves == leaf].shape), rtol=1e-9, atol=1e-12)
+
+
+@settings(deadline=None)
+@given(cases(task="regression", max_features=True))
+def test_regressor_predicts_leaf_values(case):
+    est = case.fit()
+    pred = est.predict(case.X)
+    np.testing.assert_array_equal(pred, est.tree_.value[est.apply(case.X), 0, 0])
+    assert np.all(pred >= case.y.min() - 1e-9) and np.all(pred <= case.y.max() + 1e-9)
+
+
+# --------------------------------------------------------------------------
+# why each leaf is a leaf
+# --------------------------------------------------------------------------
+
+@settings(deadline=None)
+@given(cases())
+def test_stop_reasons_are_documented_and_consistent(case):
+    est = case.fit()
+    t = est.tree_
+    n = len(case.X)
+    max_depth, mss, msl, mwl = effective_params(est, n, case.weights.sum())
+    leaf = t.children_left == -1
+    internal = ~leaf
+    reasons = t.stop_reason
+    assert np.all(reasons[internal] == "")
+    assert set(reasons[leaf]) <= LEAF_REASONS, set(reasons[leaf])
+    mln = est.max_leaf_nodes
+    if mln is not None:
+        assert leaf.sum() <= mln
+    W = t.weighted_n_node_samples
+    N = t.n_node_samples
+
+    # internal nodes passed every rule
+    assert np.all(t.depth[internal] < max_depth)
+    assert np.all(N[internal] >= mss)
+    assert np.all(t.impurity[internal] > EPS)
+    assert np.all(W[internal] >= 2 * mwl)
+    kids = np.r_[t.children_left[internal], t.children_right[internal]]
+    assert np.all(N[kids] >= msl)
+    assert np.all(W[kids] >= mwl - 1e-12 * W[0])
+    assert np.all(t.split_improvement[internal] + EPS >= est.min_impurity_decrease)
+
+    member = node_samples(case, t)
+    X32 = case.X.astype(np.float32)
+    for node in np.flatnonzero(leaf):
+        why = reasons[node]
+        where = f"leaf {node} ({why}): depth {t.depth[node]}, n {N[node]}, W {W[node]}"
+        if why == "max_depth":
+            assert t.depth[node] == max_depth, where
+        else:
+            assert t.depth[node] < max_depth, where
+        if why == "min_samples_split":
+            assert N[node] < mss, where
+        if why == "min_samples_leaf":
+            assert N[node] < 2 * msl, where
+        if why == "min_weight_fraction_leaf":
+            assert W[node] < 2 * mwl, where
+        if why == "pure":
+            assert t.impurity[node] <= EPS, where
+        if why == "min_impurity_decrease":
+            assert t.split_improvement[node] + EPS < est.min_impurity_decrease, where
+        if why == "leaf budget":
+            assert mln is not None and leaf.sum() == mln, where
+        if why in ("pure", "no valid split", "min_impurity_decrease", "leaf budget"):
+            # no earlier rule applied
+            assert N[node] >= mss and W[node] >= 2 * mwl, where
+        if why in ("no valid split", "min_impurity_decrease", "leaf budget"):
+            assert t.impurity[node] > EPS, where
+        rows = member[:, node]
+        if why == "no valid split":
+            # brute force: no feature has an admissible cut in this node
+            for f in range(X32.shape[1]):
+                cuts = valid_cuts(X32[rows, f], case.weights[rows], case.y[rows]
+                                  if case.task == "regression" else None,
+                                  est.criterion, msl, mwl)
+                assert not cuts, f"{where}: x{f} <= {cuts[0][0]} is admissible"
+        if case.task == "classification" and why not in (
+                "max_depth", "min_samples_split", "min_samples_leaf", "min_weight_fraction_leaf"):
+            single_class = np.count_nonzero(t.value[node, 0]) == 1
+            assert single_class == (why == "pure"), where
