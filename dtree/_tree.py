@@ -52,6 +52,16 @@ class Tree:
     def is_leaf(self):
         return self.children_left == TREE_LEAF
 
+    def children_of(self, node):
+        """Ids of a node's children, in branch order (empty for a leaf).
+
+        Code that walks trees should use this rather than ``children_left`` /
+        ``children_right``, so that it keeps working for multiway nodes.
+        """
+        if self.children_left[node] == TREE_LEAF:
+            return []
+        return [int(self.children_left[node]), int(self.children_right[node])]
+
     def __repr__(self):
         return (f"Tree(node_count={self.node_count}, n_leaves={self.n_leaves}, "
                 f"max_depth={self.max_depth})")

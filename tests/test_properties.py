@@ -40,7 +40,8 @@ def x_elements(kind):
 @st.composite
 def x_matrix(draw, n, n_features):
     kind = draw(st.sampled_from(["ties", "grid", "float32"]))
-    X = draw(hnp.arrays(np.float64, (n, n_features), elements=x_elements(kind)))
+    X = draw(hnp.arrays(np.float64, (n, n_features), elements=x_elements(kind),
+                        fill=st.nothing()))
     return X + 0.0  # no negative zeros: -0.0 == 0.0 anyway, keep printing simple
 
 
@@ -60,17 +61,19 @@ class Case:
         return self.est.fit(self.X, self.y, sample_weight=self.sample_weight)
 
 
+def mostly(default, other):
+    """``default`` about three times in four, else a draw from ``other``."""
+    return st.one_of(st.just(default), st.just(default), st.just(default), other)
+
+
 def pruning_params(draw):
     return dict(
-        max_depth=draw(st.one_of(st.none(), st.integers(1, 6))),
-        min_samples_split=draw(st.one_of(st.just(2), st.integers(2, 12),
-                                         st.floats(0.02, 0.6))),
-        min_samples_leaf=draw(st.one_of(st.just(1), st.integers(1, 6),
-                                        st.floats(0.01, 0.3))),
-        min_weight_fraction_leaf=draw(st.one_of(st.just(0.0), st.floats(0.0, 0.3))),
-        max_leaf_nodes=draw(st.one_of(st.none(), st.none(), st.integers(2, 12))),
-        min_impurity_decrease=draw(st.one_of(st.just(0.0), st.just(0.0),
-                                             st.floats(0.0, 0.05))),
+        max_depth=draw(mostly(None, st.integers(1, 6))),
+        min_samples_split=draw(mostly(2, st.one_of(st.integers(2, 12), st.floats(0.02, 0.3)))),
+        min_samples_leaf=draw(mostly(1, st.one_of(st.integers(1, 6), st.floats(0.01, 0.15)))),
+        min_weight_fraction_leaf=draw(mostly(0.0, st.floats(0.0, 0.15))),
+        max_leaf_nodes=draw(mostly(None, st.integers(2, 12))),
+        min_impurity_decrease=draw(mostly(0.0, st.floats(0.0, 0.03))),
         growth=draw(st.sampled_from(GROWTHS)),
     )
 
@@ -102,7 +105,7 @@ def cases(draw, task=None, splitter="best", max_features=False, prune=True,
 
     if task == "classification":
         k = draw(st.integers(2, 4))
-        codes = draw(hnp.arrays(np.intp, n, elements=st.integers(0, k - 1)))
+        codes = draw(hnp.arrays(np.intp, n, elements=st.integers(0, k - 1), fill=st.nothing()))
         labels = draw(st.sampled_from(["ints", "strings"]))
         y = np.array(["ant", "bee", "cat", "dog"])[codes] if labels == "strings" else codes * 10 - 5
         # dtree's class indices: sorted unique labels
@@ -120,7 +123,7 @@ def cases(draw, task=None, splitter="best", max_features=False, prune=True,
     lo = 0.0 if crit == "poisson" else -20.0
     elems = (st.integers(int(lo * 4), 80).map(lambda v: v / 4.0) if ykind == "grid"
              else st.floats(lo, 100.0, allow_subnormal=False))
-    y = draw(hnp.arrays(np.float64, n, elements=elems)) + 0.0
+    y = draw(hnp.arrays(np.float64, n, elements=elems, fill=st.nothing())) + 0.0
     if crit == "poisson":
         assume(np.sum(w * y) > 0 and np.sum(y) > 0)
     est = DecisionTreeRegressor(criterion=crit, **params)
