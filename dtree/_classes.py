@@ -96,6 +96,8 @@ class BaseDecisionTree(BaseEstimator):
             raise _param_error(self, "max_leaf_nodes", "an int in the range [2, inf) or None")
         if not (_is_real(self.min_impurity_decrease) and self.min_impurity_decrease >= 0):
             raise _param_error(self, "min_impurity_decrease", "a float in the range [0.0, inf)")
+        if not (_is_real(self.ccp_alpha) and self.ccp_alpha >= 0):
+            raise _param_error(self, "ccp_alpha", "a float in the range [0.0, inf)")
         growth = self.growth
         if growth is None:
             growth = "best_first" if mln is not None else "depth_first"
@@ -170,7 +172,22 @@ class BaseDecisionTree(BaseEstimator):
             order = _grow.grow_nodes(prob, nodes, root_impurity, params["max_splits"], record,
                                      best_first=growth == "best_first")
         self.tree_, self.steps_ = self._assemble(nodes, order, growth, crit, Xk, yk, wk)
+        if self.ccp_alpha > 0:
+            from ._pruning import ccp_prune
+
+            # steps_ and tree_at() describe the growth of the unpruned tree
+            self.unpruned_tree_ = self.tree_
+            self.tree_ = ccp_prune(self.tree_, float(self.ccp_alpha))
         return self
+
+    def cost_complexity_pruning_path(self, X, y, sample_weight=None):
+        """scikit-learn's minimal cost-complexity pruning path: a dict with
+        ``ccp_alphas`` and ``impurities`` (total leaf impurity R(T_alpha))."""
+        from ._pruning import pruning_path
+
+        params = dict(self.get_params(), ccp_alpha=0.0)
+        full = type(self)(**params).fit(X, y, sample_weight=sample_weight)
+        return pruning_path(full.tree_)
 
     def _assemble(self, nodes, order, growth, crit, X, y, w):
         size = nodes.size
@@ -325,7 +342,7 @@ class DecisionTreeClassifier(BaseDecisionTree):
     def __init__(self, *, criterion="gini", splitter="best", max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
                  max_features=None, random_state=None, max_leaf_nodes=None,
-                 min_impurity_decrease=0.0, class_weight=None, growth=None,
+                 min_impurity_decrease=0.0, class_weight=None, ccp_alpha=0.0, growth=None,
                  record_candidates=True):
         self.criterion = criterion
         self.splitter = splitter
@@ -338,6 +355,7 @@ class DecisionTreeClassifier(BaseDecisionTree):
         self.max_leaf_nodes = max_leaf_nodes
         self.min_impurity_decrease = min_impurity_decrease
         self.class_weight = class_weight
+        self.ccp_alpha = ccp_alpha
         self.growth = growth
         self.record_candidates = record_candidates
 
@@ -428,7 +446,8 @@ class DecisionTreeRegressor(BaseDecisionTree):
     def __init__(self, *, criterion="squared_error", splitter="best", max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
                  max_features=None, random_state=None, max_leaf_nodes=None,
-                 min_impurity_decrease=0.0, growth=None, record_candidates=True):
+                 min_impurity_decrease=0.0, ccp_alpha=0.0, growth=None,
+                 record_candidates=True):
         self.criterion = criterion
         self.splitter = splitter
         self.max_depth = max_depth
@@ -439,6 +458,7 @@ class DecisionTreeRegressor(BaseDecisionTree):
         self.random_state = random_state
         self.max_leaf_nodes = max_leaf_nodes
         self.min_impurity_decrease = min_impurity_decrease
+        self.ccp_alpha = ccp_alpha
         self.growth = growth
         self.record_candidates = record_candidates
 
