@@ -106,8 +106,35 @@ def _feature_names(X):
     return None
 
 
-def as_float32_matrix(X, *, what="X"):
-    """Validate X and return it as a C-contiguous float32 2-d array."""
+def as_table(X, *, what="X"):
+    """A DataFrame stays as it is; anything else becomes a NumPy array."""
+    if hasattr(X, "toarray") or type(X).__module__.startswith("scipy.sparse"):
+        raise TypeError(f"Sparse input is not supported; pass a dense array as {what}.")
+    if hasattr(X, "iloc"):
+        return X
+    return np.asarray(X)
+
+
+def check_shape(X, *, what="X"):
+    """Reject anything that is not a non-empty 2-d table."""
+    shape = X.shape
+    if len(shape) != 2:
+        raise ValueError(
+            f"Expected 2D array, got {'scalar' if len(shape) == 0 else f'{len(shape)}D'} "
+            f"array instead: {what} has shape {tuple(shape)}. Reshape your data either using "
+            "array.reshape(-1, 1) if your data has a single feature or array.reshape(1, -1) "
+            "if it contains a single sample.")
+    if shape[1] == 0:
+        raise ValueError(f"0 feature(s) (shape={tuple(shape)}) while a minimum of 1 is required.")
+    if shape[0] == 0:
+        raise ValueError(f"0 sample(s) (shape={tuple(shape)}) while a minimum of 1 is required.")
+
+
+def as_float32_matrix(X, *, what="X", allow_nan=True):
+    """Validate X and return it as a C-contiguous float32 2-d array.
+
+    NaN marks a missing value (allowed unless ``allow_nan`` is False);
+    infinity is always refused."""
     if hasattr(X, "iloc") or hasattr(X, "dtypes"):
         try:
             X = X.to_numpy(dtype=np.float64)
@@ -142,14 +169,15 @@ def as_float32_matrix(X, *, what="X"):
             f"0 sample(s) (shape={arr.shape}) while a minimum of 1 is required.")
     with np.errstate(over="ignore"):
         arr = np.ascontiguousarray(arr, dtype=np.float32)
-    finite = np.isfinite(arr)
-    if not finite.all():
-        bad_nan = np.isnan(arr).any()
-        col = int(np.flatnonzero(~finite.all(axis=0))[0])
+    infinite = np.isinf(arr)
+    if infinite.any():
+        col = int(np.flatnonzero(infinite.any(axis=0))[0])
         raise ValueError(
-            f"Input {what} contains {'NaN' if bad_nan else 'infinity'} (first in column "
-            f"{col}). Missing values are not supported by this estimator yet: drop or "
-            "impute them first. (Values beyond the float32 range also count as infinity.)")
+            f"Input {what} contains infinity (first in column {col}); values beyond the "
+            "float32 range also count as infinity. Replace them, or mark them missing (NaN).")
+    if not allow_nan and np.isnan(arr).any():
+        col = int(np.flatnonzero(np.isnan(arr).any(axis=0))[0])
+        raise ValueError(f"Input {what} contains NaN (first in column {col}).")
     return arr
 
 

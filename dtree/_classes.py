@@ -5,14 +5,23 @@ import numbers
 
 import numpy as np
 
-from . import _grow
-from ._base import (BaseEstimator, as_float32_matrix, as_sample_weight, as_target,
-                    check_n_features)
+from . import _encode, _grow
+from ._base import (BaseEstimator, as_float32_matrix, as_sample_weight, as_table,
+                    as_target, check_n_features, check_shape)
 from ._criteria import CLASSIFICATION, REGRESSION, make_criterion
-from ._steps import Step
-from ._tree import TREE_LEAF, TREE_UNDEFINED, Tree, preorder
+from ._steps import Step, candidate_frame
+from ._tree import NUMERIC, TREE_UNDEFINED, Tree, preorder
 
 GROWTH_ORDERS = ("depth_first", "best_first", "breadth_first")
+MISSING_RULES = ("cart", "c4.5", "error")
+
+#: What each ``algorithm`` preset sets (classifier).  ``None`` leaves the
+#: individual parameters as given.
+PRESETS = {
+    "id3": dict(criterion="entropy", multiway=True, missing="error", average_gain=False),
+    "c4.5": dict(criterion="gain_ratio", multiway=True, missing="c4.5", average_gain=True),
+    "cart": dict(multiway=False, missing="cart", average_gain=False),
+}
 _MAX_DEPTH = np.iinfo(np.int32).max
 
 
@@ -38,11 +47,26 @@ class BaseDecisionTree(BaseEstimator):
 
     # -- parameters -----------------------------------------------------------
 
-    def _resolve_params(self, n_samples, n_features, weight_sum, has_weights):
-        if not isinstance(self.criterion, str) or self.criterion not in self._criteria:
+    def _resolve_algorithm(self):
+        """criterion, multiway, missing and average_gain after the preset."""
+        algo = self.algorithm
+        presets = PRESETS if self._is_classifier else {"cart": PRESETS["cart"]}
+        if algo is not None and algo not in presets:
+            raise _param_error(self, "algorithm", f"one of {sorted(presets)} or None")
+        out = dict(criterion=self.criterion, multiway=bool(self.multiway),
+                   missing=self.missing, average_gain=bool(self.average_gain))
+        if algo is not None:
+            out.update(presets[algo])
+        if out["missing"] not in MISSING_RULES:
+            raise _param_error(self, "missing", f"one of {MISSING_RULES}")
+        crit = out["criterion"]
+        if not isinstance(crit, str) or crit not in self._criteria:
             raise ValueError(
-                f"Unknown criterion {self.criterion!r} for {type(self).__name__}. "
+                f"Unknown criterion {crit!r} for {type(self).__name__}. "
                 f"Choose one of: {', '.join(sorted(self._criteria))}.")
+        return out
+
+    def _resolve_params(self, n_samples, n_features, weight_sum, has_weights):
         if self.splitter not in ("best", "random"):
             raise _param_error(self, "splitter", "'best' or 'random'")
         if self.max_depth is not None and not (_is_int(self.max_depth) and self.max_depth >= 1):
@@ -125,8 +149,17 @@ class BaseDecisionTree(BaseEstimator):
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on (X, y), recording every split in ``steps_``."""
         feature_names = check_n_features(self, X, reset=True)
-        Xf = as_float32_matrix(X)
-        n_samples, n_features = Xf.shape
+        X = as_table(X)
+        check_shape(X)
+        n_samples, n_features = X.shape
+        self._setup = self._resolve_algorithm()
+        is_cat = _encode.resolve_categorical(X, self.categorical_features, n_features,
+                                             feature_names)
+        names = (feature_names if feature_names is not None
+                 else [f"x{i}" for i in range(n_features)])
+        categories = [(_encode.learn_categories(X, j, str(names[j])) if is_cat[j] else None)
+                      for j in range(n_features)]
+        Xf = _encode.encode(X, is_cat, categories, to_numeric=as_float32_matrix)
         y = as_target(y, n_samples=n_samples)
         if n_samples < 2:
             raise ValueError(
@@ -140,16 +173,35 @@ class BaseDecisionTree(BaseEstimator):
         if not weight_sum > 0:
             raise ValueError("The sample weights sum to zero: nothing to learn from.")
         params = self._resolve_params(n_samples, n_features, weight_sum, has_weights)
+        setup = self._setup
+        if setup["missing"] == "error" and np.isnan(Xf).any():
+            col = int(np.flatnonzero(np.isnan(Xf).any(axis=0))[0])
+            raise ValueError(
+                f"Feature {str(names[col])!r} has missing values, and ID3 has no rule for "
+                "them. Use algorithm='c4.5' (fractional weights) or 'cart' (missing values "
+                "go to the better side), or fill them in first.")
+        if self.criterion == "absolute_error" and np.isnan(Xf).any():
+            raise ValueError("criterion='absolute_error' does not support missing values; "
+                             "fill them in or choose another criterion.")
+        if setup["multiway"] and setup["missing"] == "cart" and np.isnan(Xf[:, is_cat]).any():
+            raise ValueError(
+                "Multiway splits of a categorical feature with missing values need "
+                "missing='c4.5'.")
         self.n_features_in_ = n_features
         if feature_names is None and hasattr(self, "feature_names_in_"):
             del self.feature_names_in_
+        self.is_categorical_ = is_cat
+        self.categories_ = categories
         self.max_features_ = params["max_features"]
         self.growth_ = params["growth"]
         self.n_outputs_ = 1
+        self.criterion_ = setup["criterion"]
+        self.multiway_ = setup["multiway"]
+        self.missing_ = setup["missing"]
 
         keep = w > 0  # zero-weight rows are not samples of any node
         Xk, yk, wk = Xf[keep], y[keep], w[keep]
-        crit = make_criterion(self.criterion, getattr(self, "n_classes_", 0),
+        crit = make_criterion(setup["criterion"], getattr(self, "n_classes_", 0),
                               classification=self._is_classifier)
         stats = self._sample_stats(yk, wk)
         prob = _grow.Problem(
@@ -158,20 +210,27 @@ class BaseDecisionTree(BaseEstimator):
             min_samples_leaf=params["min_samples_leaf"],
             min_weight_leaf=params["min_weight_leaf"], max_features=params["max_features"],
             splitter=self.splitter, min_impurity_decrease=float(self.min_impurity_decrease),
-            weight_total=weight_sum, rng=self._rng())
+            weight_total=weight_sum, rng=self._rng(), categorical=is_cat,
+            n_categories=[0 if c is None else len(c) for c in categories],
+            multiway=setup["multiway"], missing=setup["missing"],
+            average_gain=setup["average_gain"])
         if crit.needs_samples:
-            root_impurity = _grow.sad_prefix(yk, wk)[-1] / wk.sum()
+            root_impurity = _grow.mean_absolute_deviation(yk, wk)
         else:
             root_impurity = float(crit.impurity(stats.sum(axis=0)))
         nodes = _grow.Nodes(stats.shape[1])
         growth = params["growth"]
         record = bool(self.record_candidates)
-        if growth == "breadth_first" or (growth == "depth_first" and params["max_splits"] is None):
+        if prob.c45_missing and prob.has_missing:
+            order = _grow.grow_weighted(prob, nodes, root_impurity, params["max_splits"],
+                                        record, growth)
+        elif growth == "breadth_first" or (growth == "depth_first"
+                                           and params["max_splits"] is None):
             order = _grow.grow_levels(prob, nodes, root_impurity, params["max_splits"], record)
         else:
             order = _grow.grow_nodes(prob, nodes, root_impurity, params["max_splits"], record,
-                                     best_first=growth == "best_first")
-        self.tree_, self.steps_ = self._assemble(nodes, order, growth, crit, Xk, yk, wk)
+                                     growth)
+        self.tree_, self.steps_ = self._assemble(nodes, order, growth, crit, prob)
         if self.ccp_alpha > 0:
             from ._pruning import ccp_prune
 
@@ -189,25 +248,39 @@ class BaseDecisionTree(BaseEstimator):
         full = type(self)(**params).fit(X, y, sample_weight=sample_weight)
         return pruning_path(full.tree_)
 
-    def _assemble(self, nodes, order, growth, crit, X, y, w):
+    def _assemble(self, nodes, order, growth, crit, prob):
         size = nodes.size
-        left, right = nodes.left[:size], nodes.right[:size]
+        n_kids = nodes.n_children[:size]
+        first = nodes.first_child[:size]
+        ptr_old = np.r_[0, np.cumsum(n_kids)]
+        kids_old = np.concatenate([np.arange(first[i], first[i] + n_kids[i])
+                                   for i in range(size)] or [np.zeros(0, np.intp)]).astype(np.intp)
         if growth == "depth_first":
-            perm = preorder(left, right)  # canonical id -> builder id
+            perm = preorder(ptr_old, kids_old)  # canonical id -> builder id
         else:
             perm = np.arange(size)  # creation order (= level order for breadth-first)
         new_of_old = np.empty(size, dtype=np.intp)
         new_of_old[perm] = np.arange(size)
-        internal = left[perm] != TREE_LEAF
-        remap = lambda a: np.where(internal, new_of_old[np.maximum(a[perm], 0)], TREE_LEAF)
+        internal = n_kids[perm] > 0
+        counts = n_kids[perm]
+        child_ptr = np.r_[0, np.cumsum(counts)].astype(np.intp)
+        child_old = np.concatenate([kids_old[ptr_old[o]:ptr_old[o + 1]] for o in perm]
+                                   or [np.zeros(0, np.intp)]).astype(np.intp)
         stats = nodes.stats[:size][perm]
         reasons = np.array(_grow.STOP_REASONS, dtype=object)[nodes.reason[:size][perm]]
         parent_old = nodes.parent[:size][perm]
+        branch = np.empty(size, dtype=object)
+        for new, old in enumerate(perm):
+            if internal[new]:
+                branch[new] = nodes.branch_of_code.get(int(old))
         tree = Tree(
-            children_left=remap(left),
-            children_right=remap(right),
+            child_ptr=child_ptr,
+            child_ids=new_of_old[child_old],
+            child_share=nodes.share[child_old].copy(),
+            distribute_missing=prob.c45_missing,
             feature=np.where(internal, nodes.feature[:size][perm], TREE_UNDEFINED),
-            threshold=np.where(internal, nodes.threshold[:size][perm], float(TREE_UNDEFINED)),
+            threshold=np.where(internal & (nodes.kind[:size][perm] == NUMERIC),
+                               nodes.threshold[:size][perm], float(TREE_UNDEFINED)),
             impurity=nodes.impurity[:size][perm].copy(),
             n_node_samples=nodes.n[:size][perm].copy(),
             weighted_n_node_samples=stats[:, -1].copy(),
@@ -216,22 +289,25 @@ class BaseDecisionTree(BaseEstimator):
             parent=np.where(parent_old >= 0, new_of_old[np.maximum(parent_old, 0)], -1),
             stop_reason=np.where(internal, "", reasons).astype(object),
             node_ids=np.arange(size),
-            split_improvement=np.where(nodes.searched[:size][perm] & (nodes.feature[:size][perm] >= 0),
+            split_improvement=np.where(nodes.searched[:size][perm]
+                                       & (nodes.feature[:size][perm] >= 0),
                                        nodes.improvement[:size][perm], np.nan),
+            kind=np.where(internal, nodes.kind[:size][perm], NUMERIC).astype(np.int8),
+            missing_child=np.where(internal, nodes.missing_child[:size][perm], -1),
+            branch_of_code=branch,
+            split_gain=np.where(internal, nodes.gain[:size][perm], np.nan),
+            split_info=np.where(internal, nodes.split_info[:size][perm], np.nan),
         )
-        tree.value = self._node_values(tree, stats, crit, X, y, w)
+        tree.value = self._node_values(tree, stats, crit, prob)
         tree.max_n_classes = tree.value.shape[2]
         tree.n_classes = np.array([tree.value.shape[2]])
 
         split_order = new_of_old[np.asarray(order, dtype=np.intp)]
         if growth == "depth_first":
             split_order = np.sort(split_order)
-        names = self._feature_names_list()
-        steps = []
-        for k, node in enumerate(split_order):
-            old = perm[node]
-            cand = nodes.candidates.get(int(old))
-            steps.append(Step(self, tree, k, int(node), cand, names))
+        self._candidate_refs = {int(new_of_old[old]): ref
+                                for old, ref in nodes.candidates.items()}
+        steps = [Step(self, tree, k, int(node)) for k, node in enumerate(split_order)]
         return tree, steps
 
     def _feature_names_list(self):
@@ -251,28 +327,51 @@ class BaseDecisionTree(BaseEstimator):
         self._check_fitted()
         if not _is_int(k) or not 0 <= k <= len(self.steps_):
             raise ValueError(f"k must be an int in [0, {len(self.steps_)}]; got {k!r}.")
-        full = self.tree_
+        full = self.growth_tree_
         keep = np.zeros(full.node_count, dtype=bool)
         keep[0] = True
-        split_nodes = np.array([s.node for s in self.steps_[:k]], dtype=np.intp)
-        keep[full.children_left[split_nodes]] = True
-        keep[full.children_right[split_nodes]] = True
+        for step in self.steps_[:k]:
+            keep[step.children] = True
         sub = full.subtree(keep)
-        pending = (sub.children_left == TREE_LEAF) & (full.children_left[sub.node_ids] != TREE_LEAF)
+        pending = sub.is_leaf() & ~full.is_leaf()[sub.node_ids]
         sub.stop_reason[pending] = "not yet split"
         return sub
+
+    @property
+    def growth_tree_(self):
+        """The tree as grown (before any ccp_alpha pruning); steps_ replay it."""
+        self._check_fitted()
+        return getattr(self, "unpruned_tree_", self.tree_)
+
+    def candidates(self, node):
+        """The candidate table of any searched node of ``growth_tree_`` (also
+        leaves that were evaluated but not split), best first; None if the
+        node was never searched or candidates were not recorded."""
+        self._check_fitted()
+        ref = self._candidate_refs.get(int(node))
+        if ref is None:
+            return None
+        return candidate_frame(*ref, self._feature_names_list(), self._category_labels(),
+                               int(self.growth_tree_.feature[node]),
+                               self.criterion_ == "gain_ratio")
+
+    def _category_labels(self):
+        return [None if c is None else [str(v) for v in c] for c in self.categories_]
 
     # -- prediction ---------------------------------------------------------------
 
     def _validate_X_predict(self, X):
         self._check_fitted()
         check_n_features(self, X, reset=False)
-        Xf = as_float32_matrix(X)
-        if Xf.shape[1] != self.n_features_in_:
+        X = as_table(X)
+        check_shape(X)
+        n_features = X.shape[1]
+        if n_features != self.n_features_in_:
             raise ValueError(
-                f"X has {Xf.shape[1]} features, but {type(self).__name__} is expecting "
+                f"X has {n_features} features, but {type(self).__name__} is expecting "
                 f"{self.n_features_in_} features as input.")
-        return Xf
+        return _encode.encode(X, self.is_categorical_, self.categories_,
+                              to_numeric=as_float32_matrix)
 
     def apply(self, X):
         """Index of the leaf each sample ends up in."""
@@ -303,13 +402,15 @@ class BaseDecisionTree(BaseEstimator):
 
 
 def feature_importances(tree, n_features):
-    """Normalised total weighted impurity decrease per feature."""
+    """Normalised total weighted impurity decrease per feature:
+    sum over a feature's splits of W_t I_t - sum_children W_c I_c, over W_root."""
     out = np.zeros(n_features)
-    internal = np.flatnonzero(tree.children_left != TREE_LEAF)
+    internal = np.flatnonzero(~tree.is_leaf())
     if internal.size:
         w, imp = tree.weighted_n_node_samples, tree.impurity
-        lft, rgt = tree.children_left[internal], tree.children_right[internal]
-        decrease = w[internal] * imp[internal] - w[lft] * imp[lft] - w[rgt] * imp[rgt]
+        child_cost = np.add.reduceat(w[tree.child_ids] * imp[tree.child_ids],
+                                     tree.child_ptr[internal])
+        decrease = w[internal] * imp[internal] - child_cost
         np.add.at(out, tree.feature[internal], decrease)
         out /= w[0]
     total = out.sum()
@@ -342,8 +443,9 @@ class DecisionTreeClassifier(BaseDecisionTree):
     def __init__(self, *, criterion="gini", splitter="best", max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
                  max_features=None, random_state=None, max_leaf_nodes=None,
-                 min_impurity_decrease=0.0, class_weight=None, ccp_alpha=0.0, growth=None,
-                 record_candidates=True):
+                 min_impurity_decrease=0.0, class_weight=None, ccp_alpha=0.0,
+                 algorithm=None, categorical_features="auto", multiway=False, missing="cart",
+                 average_gain=False, growth=None, record_candidates=True):
         self.criterion = criterion
         self.splitter = splitter
         self.max_depth = max_depth
@@ -356,6 +458,11 @@ class DecisionTreeClassifier(BaseDecisionTree):
         self.min_impurity_decrease = min_impurity_decrease
         self.class_weight = class_weight
         self.ccp_alpha = ccp_alpha
+        self.algorithm = algorithm
+        self.categorical_features = categorical_features
+        self.multiway = multiway
+        self.missing = missing
+        self.average_gain = average_gain
         self.growth = growth
         self.record_candidates = record_candidates
 
@@ -363,7 +470,8 @@ class DecisionTreeClassifier(BaseDecisionTree):
         from sklearn.utils import ClassifierTags, InputTags, Tags, TargetTags
 
         return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
-                    classifier_tags=ClassifierTags(), input_tags=InputTags())
+                    classifier_tags=ClassifierTags(),
+                    input_tags=InputTags(allow_nan=True))
 
     def _encode_target(self, y):
         if y.dtype.kind == "f":
@@ -408,13 +516,14 @@ class DecisionTreeClassifier(BaseDecisionTree):
         stats[:, -1] = w
         return stats
 
-    def _node_values(self, tree, stats, crit, X, y, w):
+    def _node_values(self, tree, stats, crit, prob):
         return (stats[:, :-1] / stats[:, -1:])[:, None, :]
 
     def predict_proba(self, X):
-        """Class fractions of the leaf each sample reaches."""
-        leaves = self.apply(X)
-        return self.tree_.value[leaves, 0, :].copy()
+        """Class fractions of the leaf each sample reaches (with C4.5's
+        missing-value rule, the leaves' fractions combined by branch weight)."""
+        X = self._validate_X_predict(X)
+        return self.tree_.predict(X)
 
     def predict_log_proba(self, X):
         with np.errstate(divide="ignore"):
@@ -446,7 +555,8 @@ class DecisionTreeRegressor(BaseDecisionTree):
     def __init__(self, *, criterion="squared_error", splitter="best", max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
                  max_features=None, random_state=None, max_leaf_nodes=None,
-                 min_impurity_decrease=0.0, ccp_alpha=0.0, growth=None,
+                 min_impurity_decrease=0.0, ccp_alpha=0.0, algorithm=None,
+                 categorical_features="auto", multiway=False, missing="cart", growth=None,
                  record_candidates=True):
         self.criterion = criterion
         self.splitter = splitter
@@ -459,14 +569,21 @@ class DecisionTreeRegressor(BaseDecisionTree):
         self.max_leaf_nodes = max_leaf_nodes
         self.min_impurity_decrease = min_impurity_decrease
         self.ccp_alpha = ccp_alpha
+        self.algorithm = algorithm
+        self.categorical_features = categorical_features
+        self.multiway = multiway
+        self.missing = missing
         self.growth = growth
         self.record_candidates = record_candidates
+
+    average_gain = False  # C4.5's average-gain rule is for gain ratio (classification)
 
     def __sklearn_tags__(self):
         from sklearn.utils import InputTags, RegressorTags, Tags, TargetTags
 
         return Tags(estimator_type="regressor", target_tags=TargetTags(required=True),
-                    regressor_tags=RegressorTags(), input_tags=InputTags())
+                    regressor_tags=RegressorTags(),
+                    input_tags=InputTags(allow_nan=True))
 
     def _encode_target(self, y):
         try:
@@ -498,18 +615,18 @@ class DecisionTreeRegressor(BaseDecisionTree):
         stats[:, 3] = w
         return stats
 
-    def _node_values(self, tree, stats, crit, X, y, w):
+    def _node_values(self, tree, stats, crit, prob):
         if not crit.needs_samples:
             return (stats[:, 0] / stats[:, -1])[:, None, None]
         # absolute error predicts the weighted median of each node's samples
-        path = tree.decision_path(X)
-        values = np.array([_grow.weighted_median(y[path[:, i]], w[path[:, i]])
+        path = tree.decision_path(prob.X.T)
+        values = np.array([_grow.weighted_median(prob.y[path[:, i]], prob.w[path[:, i]])
                            for i in range(tree.node_count)])
         return values[:, None, None]
 
     def predict(self, X):
-        leaves = self.apply(X)
-        return self.tree_.value[leaves, 0, 0]
+        X = self._validate_X_predict(X)
+        return self.tree_.predict(X)[:, 0]
 
     def score(self, X, y, sample_weight=None):
         """Coefficient of determination R² (weighted by ``sample_weight``)."""

@@ -4,17 +4,32 @@ How the search is vectorised
 ----------------------------
 A *batch* is a set of nodes searched together.  For every feature ``f`` the
 batch holds ``P[f]``: the node's sample ids, grouped node after node and, inside
-each node, sorted by ``X[:, f]``.  One cumulative sum of the per-sample
-statistics along ``P[f]`` then gives the left-child statistics of *every*
-threshold of *every* node in the batch, and the criterion's proxy scores them
-all at once.  Splitting a node is a stable partition of ``P[f]`` (left samples
-first), so the children stay sorted and nothing is ever sorted again.
+each node, sorted by ``X[:, f]`` (missing values last).  One cumulative sum of
+the per-sample statistics along ``P[f]`` then gives the left-child statistics
+of *every* threshold of *every* node in the batch, and the criterion's proxy
+scores them all at once.  Splitting a node is a stable partition of ``P[f]``,
+so the children stay sorted and nothing is ever sorted again.
+
+Categorical features are searched from per-node contingency tables: one
+branch per category (multiway, ID3/C4.5) or the best subset of categories
+against the rest (binary, CART).
 
 Depth-first and breadth-first growth without a leaf budget search a whole
 level per batch (one pass per feature per level); best-first growth, and
-depth-first growth with a leaf budget, search the two children of each split
-as they are created.  Node ids follow each order's convention (pre-order for
+depth-first growth with a leaf budget, search the children of each split as
+they are created.  Node ids follow each order's convention (pre-order for
 depth-first, creation order otherwise), exactly as scikit-learn numbers them.
+
+Missing values
+--------------
+``missing="cart"`` is scikit-learn's rule: each split also chooses the side
+that missing values go to (two passes; the first, "missing go right", wins
+ties).  ``missing="c4.5"`` is Quinlan's rule (Zhou Zhihua, Machine Learning
+§4.4): the gain is computed on the rows whose value is known and multiplied
+by their weight fraction rho, and a row whose value is missing goes down every
+branch with its weight multiplied by the branch's share of the known weight.
+Rows then appear in several nodes with fractional weights, so that mode grows
+node by node on per-node copies of the data (:func:`grow_weighted`).
 """
 
 import heapq
@@ -22,9 +37,13 @@ import heapq
 import numpy as np
 
 from ._criteria import EPSILON, split_information
+from ._tree import MULTIWAY, NUMERIC, SUBSET
 
 FEATURE_THRESHOLD = np.float32(1e-7)
 CHUNK_ELEMENTS = 1 << 17
+#: Categorical features with at most this many categories in a node get an
+#: exhaustive subset search when there are more than two classes.
+MAX_EXHAUSTIVE_CATEGORIES = 10
 
 #: Why a node is a leaf.  Index 0 means "not a leaf".
 STOP_REASONS = (
@@ -44,15 +63,16 @@ _R = {name: i for i, name in enumerate(STOP_REASONS)}
 class Problem:
     """The fit's data and settings, shared by every batch.
 
-    ``X`` is float32 and feature-major (``X[f]`` is one contiguous column);
-    ``stats`` holds the criterion's per-sample statistics, shape (d, n), last
-    row the weight w.
+    ``X`` is float32 and feature-major (``X[f]`` is one contiguous column;
+    categorical features hold category codes; NaN is missing); ``stats`` holds
+    the criterion's per-sample statistics, shape (d, n), last row the weight.
     Only rows with positive weight are here.
     """
 
     def __init__(self, X, stats, y, w, criterion, *, max_depth, min_samples_split,
                  min_samples_leaf, min_weight_leaf, max_features, splitter,
-                 min_impurity_decrease, weight_total, rng):
+                 min_impurity_decrease, weight_total, rng, categorical=None,
+                 n_categories=None, multiway=False, missing="cart", average_gain=False):
         self.X = X
         self.stats = stats
         self.y = y
@@ -68,16 +88,45 @@ class Problem:
         self.weight_total = weight_total
         self.rng = rng
         self.n_features, self.n_samples = X.shape
-        self.go_left = np.zeros(self.n_samples, dtype=bool)
+        F = self.n_features
+        self.categorical = np.zeros(F, bool) if categorical is None else np.asarray(categorical)
+        self.n_categories = (np.zeros(F, np.intp) if n_categories is None
+                             else np.asarray(n_categories))
+        self.numeric_features = np.flatnonzero(~self.categorical)
+        self.categorical_features = np.flatnonzero(self.categorical)
+        self.multiway = multiway
+        self.missing = missing
+        self.c45_missing = missing == "c4.5"
+        self.average_gain = average_gain
+        self.has_missing = bool(np.isnan(X).any())
+        self.slot = np.zeros(self.n_samples, dtype=np.intp)
         self.unit_weights = bool(np.all(w == 1.0))
         if criterion.is_classification:
             k = criterion.n_classes
             self.codes = y.astype(np.int8 if k < 128 else np.int32)
 
+    def subproblem(self, samples, weights):
+        """The same fit restricted to some rows, with new weights (C4.5 mode)."""
+        sub = object.__new__(Problem)
+        sub.__dict__.update(self.__dict__)
+        scale = weights / self.w[samples]
+        sub.X = np.ascontiguousarray(self.X[:, samples])
+        sub.stats = self.stats[:, samples] * scale
+        sub.y = self.y[samples]
+        sub.w = weights
+        sub.n_samples = len(samples)
+        sub.slot = np.zeros(len(samples), dtype=np.intp)
+        sub.has_missing = bool(np.isnan(sub.X).any())
+        sub.unit_weights = bool(np.all(weights == 1.0))
+        if self.criterion.is_classification:
+            sub.codes = self.codes[samples]
+        return sub
+
     def cumulative(self, p, starts, sizes, node_stats, n_left):
         """Running sums of the per-sample statistics along sample orders ``p``
         (one row per feature), restarted at each node's first position: shape
-        (d,) + p.shape, entry [:, r, i] holding the statistics of the samples from its node's start up to i.
+        (d,) + p.shape, entry [:, r, i] holding the statistics of the samples
+        from its node's start up to i.
 
         Gathering small class codes instead of float statistics keeps the
         random reads cheap; with unit weights the counts are exact integers,
@@ -112,7 +161,11 @@ class Problem:
 
 
 class Nodes:
-    """Growable per-node arrays, indexed by the builder's own node ids."""
+    """Growable per-node arrays, indexed by the builder's own node ids.
+
+    A node's children get consecutive ids ``first_child ...
+    first_child + n_children - 1``.
+    """
 
     _FIELDS = {
         "parent": (np.intp, -1),
@@ -123,16 +176,14 @@ class Nodes:
         "searched": (bool, False),
         "has_split": (bool, False),
         "feature": (np.intp, -2),
+        "kind": (np.int8, NUMERIC),
         "threshold": (np.float64, np.nan),
+        "missing_child": (np.intp, -1),
         "gain": (np.float64, np.nan),
         "improvement": (np.float64, np.nan),
         "split_info": (np.float64, np.nan),
-        "n_left": (np.intp, 0),
-        "impurity_left": (np.float64, np.nan),
-        "impurity_right": (np.float64, np.nan),
-        "left": (np.intp, -1),
-        "right": (np.intp, -1),
-        "order": (np.intp, -1),  # position in the growth sequence, -1 if never split
+        "first_child": (np.intp, -1),
+        "n_children": (np.intp, 0),
     }
 
     def __init__(self, d, capacity=64):
@@ -142,6 +193,8 @@ class Nodes:
         for name, (dtype, fill) in self._FIELDS.items():
             setattr(self, name, np.full(capacity, fill, dtype=dtype))
         self.stats = np.zeros((capacity, d))
+        self.share = np.zeros(capacity)  # share of its parent's known weight
+        self.branch_of_code = {}  # node id -> category code -> child position
         self.candidates = {}  # node id -> (CandidateBlock, column)
 
     def _reserve(self, extra):
@@ -157,6 +210,9 @@ class Nodes:
         stats = np.zeros((cap, self.d))
         stats[: self.size] = self.stats[: self.size]
         self.stats = stats
+        share = np.zeros(cap)
+        share[: self.size] = self.share[: self.size]
+        self.share = share
         self._cap = cap
 
     def add(self, parent, depth, n, stats, impurity):
@@ -173,11 +229,17 @@ class Nodes:
 
 
 class CandidateBlock:
-    """Per-feature best splits of one searched batch: arrays shaped (F, S)."""
+    """Per-feature best splits of one searched batch: arrays shaped (F, S).
 
-    __slots__ = ("evaluated", "threshold", "gain", "split_info", "n_left",
+    ``categorical[(f, s)]`` holds, for categorical candidates, the branch map
+    (category code -> child position, -1 if absent) and each child's size,
+    weight and impurity.
+    """
+
+    __slots__ = ("evaluated", "kind", "threshold", "gain", "split_info", "n_left",
                  "weight_left", "weight_right", "impurity_left", "impurity_right",
-                 "improvement", "n_node")
+                 "improvement", "n_node", "missing_child", "missing_fraction",
+                 "categorical", "eligible")
 
 
 # --------------------------------------------------------------------------
@@ -254,6 +316,26 @@ def weighted_median(y, w):
     return ys[i]
 
 
+def mean_absolute_deviation(y, w):
+    """sum w |y - median| / sum w."""
+    if len(y) == 0:
+        return np.nan
+    return float(np.sum(w * np.abs(y - weighted_median(y, w))) / np.sum(w))
+
+
+def _sad_left_right(prob, p, starts, sizes):
+    """Prefix and suffix sums of absolute deviations within each node."""
+    y, w = prob.y[p], prob.w[p]
+    sad_l = np.empty(len(p))
+    sad_r = np.empty(len(p) + 1)
+    sad_r[-1] = 0.0
+    for a, n in zip(starts, sizes):
+        b = a + n
+        sad_l[a:b] = sad_prefix(y[a:b], w[a:b])
+        sad_r[a:b] = sad_prefix(y[a:b][::-1], w[a:b][::-1])[::-1]
+    return sad_l, sad_r
+
+
 # --------------------------------------------------------------------------
 # the search
 # --------------------------------------------------------------------------
@@ -279,137 +361,106 @@ def _allowed_features(prob, constant):
     return allowed.T
 
 
+def _best_positions(full, starts, sizes, seg):
+    """Per (row, node): the largest value of ``full`` and its first position
+    (-1 where every position is -inf)."""
+    c, m = full.shape
+    best = np.maximum.reduceat(full, starts, axis=1)
+    flat = np.flatnonzero(full == np.repeat(best, sizes, axis=1))
+    ci, hit = np.divmod(flat, m)
+    hs = seg[hit]
+    first = np.r_[True, (hs[1:] != hs[:-1]) | (ci[1:] != ci[:-1])]
+    pos = np.full(best.shape, -1, dtype=np.intp)
+    pos[ci[first], hs[first]] = hit[first]
+    pos[best == -np.inf] = -1
+    return best, pos
+
+
+class _Batch:
+    """Per-batch quantities shared by the numeric and categorical searches."""
+
+    def __init__(self, prob, nodes, P, starts, sizes, ids):
+        self.P, self.starts, self.sizes, self.ids = P, starts, sizes, ids
+        self.S = len(ids)
+        self.m = P.shape[1]
+        self.seg = np.repeat(np.arange(self.S), sizes)
+        self.n_left_all = np.arange(self.m) - starts[self.seg] + 1
+        self.n_node = nodes.n[ids]
+        self.stats_node = nodes.stats[ids]  # (S, d)
+        self.w_node = self.stats_node[:, -1]
+        self.imp_node = nodes.impurity[ids]
+        self.d = self.stats_node.shape[1]
+
+
 def search(prob, nodes, P, starts, sizes, ids, record):
     """Find the best split of every node in the batch and store it in ``nodes``."""
-    crit = prob.criterion
     X = prob.X
     F = prob.n_features
-    S = len(ids)
-    m = P.shape[1]
-    seg = np.repeat(np.arange(S), sizes)
-    ar = np.arange(m)
-    n_left_all = ar - starts[seg] + 1
-    n_node = nodes.n[ids]
-    ok_size = (n_left_all >= prob.min_samples_leaf) & (
-        n_node[seg] - n_left_all >= prob.min_samples_leaf)
-    ends = starts + sizes - 1
+    b = _Batch(prob, nodes, P, starts, sizes, ids)
+    S = b.S
     frange = np.arange(F)[:, None]
+    if prob.has_missing:
+        n_known = np.add.reduceat(~np.isnan(X[frange, P]), starts, axis=1).astype(np.intp)
+    else:
+        n_known = np.broadcast_to(sizes, (F, S))
+    last_known = np.maximum(starts + n_known - 1, starts)
     x_lo = X[frange, P[:, starts]]  # (F, S) node minimum of each feature
-    x_hi = X[frange, P[:, ends]]
-    constant = x_hi <= x_lo + FEATURE_THRESHOLD
+    x_hi = X[frange, np.take_along_axis(P, last_known, axis=1)]
+    constant = (n_known == 0) | ((x_hi <= x_lo + FEATURE_THRESHOLD)
+                                 & ((n_known == sizes) | prob.c45_missing))
     allowed = _allowed_features(prob, constant)
-    all_allowed = bool(allowed.all())
-
-    stats_node = nodes.stats[ids]
-    w_node = stats_node[:, -1]
-    imp_node = nodes.impurity[ids]
-    mwl = prob.min_weight_leaf
-    d = stats_node.shape[1]
 
     cb = CandidateBlock()
     cb.evaluated = allowed
+    cb.kind = np.where(prob.categorical, MULTIWAY if prob.multiway else SUBSET,
+                       NUMERIC)[:, None].repeat(S, axis=1).astype(np.int8)
     cb.threshold = np.full((F, S), np.nan)
     cb.gain = np.full((F, S), np.nan)
+    cb.split_info = np.full((F, S), np.nan)
     cb.n_left = np.zeros((F, S), dtype=np.intp)
+    cb.weight_left = np.full((F, S), np.nan)
+    cb.weight_right = np.full((F, S), np.nan)
     cb.impurity_left = np.full((F, S), np.nan)
     cb.impurity_right = np.full((F, S), np.nan)
-    left_stats = np.zeros((F, S, d))
-    proxy_best = np.full((F, S), -np.inf)
+    cb.missing_child = np.full((F, S), -1, dtype=np.intp)
+    cb.missing_fraction = 1.0 - n_known / sizes
+    cb.categorical = {}
+    cb.n_node = b.n_node
 
-    node_rows = np.repeat(stats_node.T, sizes, axis=1)[:, None, :]  # (d, 1, m)
-    # Features are searched in chunks: all at once on small batches (fewer
-    # NumPy calls), one at a time on large ones (arrays stay in cache).
-    chunk = max(1, min(F, CHUNK_ELEMENTS // max(m, 1)))
-    for f0 in range(0, F, chunk):
-        fs = np.arange(f0, min(F, f0 + chunk))
-        fs = fs[allowed[fs].any(axis=1)]
-        if not len(fs):
-            continue
-        p = P[fs]  # (c, m)
-        x = X[fs[:, None], p]
-        if all_allowed:
-            valid = np.repeat(ok_size[None, :], len(fs), axis=0)
-        else:
-            valid = ok_size & np.repeat(allowed[fs], sizes, axis=1)
-        valid[:, :-1] &= x[:, 1:] > x[:, :-1] + FEATURE_THRESHOLD
-        valid[:, -1] = False
-        if prob.random_splitter:
-            lo = x_lo[fs].astype(np.float64)
-            hi = x_hi[fs].astype(np.float64)
-            draw = lo + prob.rng.random(lo.shape) * (hi - lo)
-            draw = np.where(draw >= hi, lo, draw)
-            n_le = np.add.reduceat((x <= draw[:, seg]).astype(np.intp), starts, axis=1)
-            valid &= ar == (starts + n_le - 1)[:, seg]
-        if not valid.any():
-            continue
-        left = prob.cumulative(p, starts, sizes, stats_node, n_left_all)  # (d, c, m)
-        right = node_rows - left
-        if crit.needs_samples:
-            sads = [_sad_left_right(prob, row, starts, sizes) for row in p]
-            proxy = np.stack([-(sl + sr[1:]) for sl, sr in sads])
-        else:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                proxy = crit.search_proxy(left, right)
-        if mwl > 0:
-            valid &= (left[-1] >= mwl) & (right[-1] >= mwl)
-        full = np.where(valid, proxy, -np.inf)
-        best = np.maximum.reduceat(full, starts, axis=1)  # (c, S)
-        flat = np.flatnonzero(full == np.repeat(best, sizes, axis=1))
-        ci, hit = np.divmod(flat, m)
-        hs = seg[hit]
-        first = np.r_[True, (hs[1:] != hs[:-1]) | (ci[1:] != ci[:-1])]
-        ci, pos, s = ci[first], hit[first], hs[first]  # first best position per (feature, node)
-        found_here = best[ci, s] > -np.inf  # (a node without valid split matches -inf)
-        ci, pos, s = ci[found_here], pos[found_here], s[found_here]
-        if not len(pos):
-            continue
-        f = fs[ci]
-        proxy_best[f, s] = best[ci, s]
-        lft, rgt = left[:, ci, pos], right[:, ci, pos]  # (d, k)
-        left_stats[f, s] = lft.T
-        cb.n_left[f, s] = pos - starts[s] + 1
-        if crit.needs_samples:
-            il = np.array([sads[c][0][q] for c, q in zip(ci, pos)]) / lft[-1]
-            ir = np.array([sads[c][1][q + 1] for c, q in zip(ci, pos)]) / rgt[-1]
-        else:
-            il, ir = crit.impurity(lft), crit.impurity(rgt)
-        cb.impurity_left[f, s] = il
-        cb.impurity_right[f, s] = ir
-        wt = w_node[s]
-        cb.gain[f, s] = imp_node[s] - rgt[-1] / wt * ir - lft[-1] / wt * il
-        if prob.random_splitter:
-            cb.threshold[f, s] = draw[ci, s]
-        else:
-            a = x[ci, pos].astype(np.float64)
-            b = x[ci, pos + 1].astype(np.float64)
-            thr = a / 2.0 + b / 2.0
-            cb.threshold[f, s] = np.where((thr == b) | np.isinf(thr), a, thr)
+    _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi)
+    for f in prob.categorical_features:
+        if allowed[f].any():
+            _search_categorical(prob, b, cb, f, allowed[f])
 
-    cb.weight_left = left_stats[..., -1]
-    cb.weight_right = w_node[None, :] - cb.weight_left
-    cb.split_info = split_information(cb.weight_left, cb.weight_right)
-    cb.improvement = w_node[None, :] / prob.weight_total * cb.gain
-    cb.n_node = n_node
-    found = proxy_best > -np.inf
-    if crit.ranks_by_ratio:
+    cb.improvement = b.w_node[None, :] / prob.weight_total * cb.gain
+    found = allowed & ~np.isnan(cb.gain)
+    score = np.where(found, cb.gain, -np.inf)
+    cb.eligible = found.copy()
+    if prob.average_gain:
+        # C4.5: only features whose gain is at least the average gain compete
+        n_found = found.sum(axis=0)
+        mean_gain = np.where(found, cb.gain, 0.0).sum(axis=0) / np.maximum(n_found, 1)
+        cb.eligible &= cb.gain >= mean_gain - 1e-12 * np.maximum(1.0, np.abs(mean_gain))
+    if prob.criterion.ranks_by_ratio:
         with np.errstate(divide="ignore", invalid="ignore"):
-            score = np.where(found, cb.gain / cb.split_info, -np.inf)
+            score = np.where(cb.eligible, cb.gain / cb.split_info, -np.inf)
     else:
-        score = proxy_best
+        score = np.where(cb.eligible, score, -np.inf)
     best_f = np.argmax(score, axis=0)  # first feature wins exact ties
     cols = np.arange(S)
-    has = found[best_f, cols]
+    has = score[best_f, cols] > -np.inf
 
     nodes.searched[ids] = True
-    nodes.feature[ids] = np.where(has, best_f, -2)
     sel = (best_f, cols)
+    nodes.feature[ids] = np.where(has, best_f, -2)
+    nodes.kind[ids] = cb.kind[sel]
     nodes.threshold[ids] = cb.threshold[sel]
+    nodes.missing_child[ids] = cb.missing_child[sel]
     nodes.gain[ids] = cb.gain[sel]
     nodes.improvement[ids] = cb.improvement[sel]
     nodes.split_info[ids] = cb.split_info[sel]
-    nodes.n_left[ids] = cb.n_left[sel]
-    nodes.impurity_left[ids] = cb.impurity_left[sel]
-    nodes.impurity_right[ids] = cb.impurity_right[sel]
+    for col in np.flatnonzero(has & (cb.kind[sel] != NUMERIC)):
+        nodes.branch_of_code[int(ids[col])] = cb.categorical[(int(best_f[col]), int(col))][0]
     too_small = nodes.improvement[ids] + EPSILON < prob.min_impurity_decrease
     split = has & ~too_small
     nodes.has_split[ids] = split
@@ -420,61 +471,419 @@ def search(prob, nodes, P, starts, sizes, ids, record):
             nodes.candidates[int(node)] = (cb, col)
 
 
-def _sad_left_right(prob, p, starts, sizes):
-    """Prefix and suffix sums of absolute deviations within each node."""
-    y, w = prob.y[p], prob.w[p]
-    sad_l = np.empty(len(p))
-    sad_r = np.empty(len(p) + 1)
-    sad_r[-1] = 0.0
-    for a, n in zip(starts, sizes):
-        b = a + n
-        sad_l[a:b] = sad_prefix(y[a:b], w[a:b])
-        sad_r[a:b] = sad_prefix(y[a:b][::-1], w[a:b][::-1])[::-1]
-    return sad_l, sad_r
+def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
+    """Best threshold of every numeric feature in every node of the batch."""
+    crit = prob.criterion
+    X = prob.X
+    starts, sizes, seg, S, m = b.starts, b.sizes, b.seg, b.S, b.m
+    ar = np.arange(m)
+    msl, mwl = prob.min_samples_leaf, prob.min_weight_leaf
+    ok_size = (b.n_left_all >= msl) & (b.n_node[seg] - b.n_left_all >= msl)
+    node_rows = np.repeat(b.stats_node.T, sizes, axis=1)[:, None, :]  # (d, 1, m)
+    numeric = prob.numeric_features[allowed[prob.numeric_features].any(axis=1)]
+    all_allowed = bool(allowed.all())
+    # Features are searched in chunks: all at once on small batches (fewer
+    # NumPy calls), one at a time on large ones (arrays stay in cache).
+    chunk = max(1, min(len(numeric), CHUNK_ELEMENTS // max(m, 1)))
+    for c0 in range(0, len(numeric), chunk):
+        fs = numeric[c0:c0 + chunk]
+        p = b.P[fs]  # (c, m)
+        x = X[fs[:, None], p]
+        if all_allowed:
+            valid = np.repeat(ok_size[None, :], len(fs), axis=0)
+        else:
+            valid = ok_size & np.repeat(allowed[fs], sizes, axis=1)
+        valid[:, :-1] &= x[:, 1:] > x[:, :-1] + FEATURE_THRESHOLD
+        valid[:, -1] = False
+        nk = n_known[fs]
+        n_miss = sizes - nk  # (c, S)
+        missing_here = prob.has_missing and bool(n_miss.any())
+        if missing_here:
+            last_k = starts + nk - 1
+            at_last_known = ar == np.repeat(last_k, sizes, axis=1)
+            if not prob.c45_missing:
+                # scikit-learn also tries "every known value left, missing right"
+                valid |= (at_last_known & np.repeat(n_miss > 0, sizes, axis=1) & ok_size
+                          & np.repeat(allowed[fs], sizes, axis=1))
+        if prob.random_splitter:
+            lo = x_lo[fs].astype(np.float64)
+            hi = x_hi[fs].astype(np.float64)
+            draw = lo + prob.rng.random(lo.shape) * (hi - lo)
+            draw = np.where(draw >= hi, lo, draw)
+            n_le = np.add.reduceat((x <= draw[:, seg]).astype(np.intp), starts, axis=1)
+            valid &= ar == (starts + n_le - 1)[:, seg]
+        if not valid.any():
+            continue
+        left = prob.cumulative(p, starts, sizes, b.stats_node, b.n_left_all)  # (d, c, m)
+        rows = np.arange(len(fs))[:, None]
+        if missing_here:
+            known_tot = left[:, rows, np.maximum(starts + nk - 1, 0)]  # (d, c, S)
+            known_tot[:, nk == 0] = 0.0
+            miss = b.stats_node.T[:, None, :] - known_tot
+        else:
+            known_tot = np.broadcast_to(b.stats_node.T[:, None, :], (b.d, len(fs), S))
+        if prob.c45_missing and missing_here:
+            right = np.repeat(known_tot, sizes, axis=2) - left
+        else:
+            right = node_rows - left
+        if crit.needs_samples:
+            if missing_here:
+                raise ValueError("criterion='absolute_error' does not support missing values.")
+            sads = [_sad_left_right(prob, row, starts, sizes) for row in p]
+            proxy = np.stack([-(sl + sr[1:]) for sl, sr in sads])
+        else:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                proxy = crit.search_proxy(left, right)
+        v1 = valid
+        if mwl > 0:
+            v1 = valid & (left[-1] >= mwl) & (right[-1] >= mwl)
+        best, pos = _best_positions(np.where(v1, proxy, -np.inf), starts, sizes, seg)
+        use2 = np.zeros(best.shape, dtype=bool)
+        if missing_here and not prob.c45_missing:
+            # second pass: the missing values go left
+            nm = np.repeat(n_miss, sizes, axis=1)
+            left2 = left + np.repeat(miss, sizes, axis=2)
+            right2 = node_rows - left2
+            n_l2 = b.n_left_all + nm
+            v2 = (valid & (nm > 0) & ~at_last_known & (n_l2 >= msl)
+                  & (b.n_node[seg] - n_l2 >= msl))
+            if mwl > 0:
+                v2 &= (left2[-1] >= mwl) & (right2[-1] >= mwl)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                proxy2 = crit.search_proxy(left2, right2)
+            best2, pos2 = _best_positions(np.where(v2, proxy2, -np.inf), starts, sizes, seg)
+            use2 = best2 > best
+            pos = np.where(use2, pos2, pos)
+        ci, s = np.nonzero(pos >= 0)
+        if not len(ci):
+            continue
+        q = pos[ci, s]
+        f = fs[ci]
+        u2 = use2[ci, s]
+        lft = left[:, ci, q]
+        if u2.any():
+            lft[:, u2] += miss[:, ci[u2], s[u2]]
+        c45 = prob.c45_missing and missing_here
+        total = known_tot[:, ci, s] if c45 else b.stats_node[s].T
+        rgt = total - lft
+        if crit.needs_samples:
+            il = np.array([sads[c][0][j] for c, j in zip(ci, q)]) / lft[-1]
+            ir = np.array([sads[c][1][j + 1] for c, j in zip(ci, q)]) / rgt[-1]
+        else:
+            il, ir = crit.impurity(lft), crit.impurity(rgt)
+        wt = total[-1]
+        parent = crit.impurity(total) if c45 else b.imp_node[s]
+        gain = parent - rgt[-1] / wt * ir - lft[-1] / wt * il
+        if c45:
+            gain = gain * (wt / b.w_node[s])  # rho: the known weight fraction
+        n_l = q - starts[s] + 1 + np.where(u2, n_miss[ci, s], 0)
+        cb.gain[f, s] = gain
+        cb.impurity_left[f, s] = il
+        cb.impurity_right[f, s] = ir
+        cb.weight_left[f, s] = lft[-1]
+        cb.weight_right[f, s] = rgt[-1]
+        cb.n_left[f, s] = n_l
+        cb.split_info[f, s] = split_information(lft[-1], rgt[-1])
+        cb.missing_fraction[f, s] = 1.0 - wt / b.w_node[s] if c45 else 1.0 - (
+            known_tot[-1, ci, s] / b.w_node[s])
+        if prob.random_splitter:
+            cb.threshold[f, s] = draw[ci, s]
+        else:
+            lo_v = x[ci, q].astype(np.float64)
+            hi_v = x[ci, np.minimum(q + 1, m - 1)].astype(np.float64)
+            thr = lo_v / 2.0 + hi_v / 2.0
+            thr = np.where((thr == hi_v) | np.isinf(thr), lo_v, thr)
+            if missing_here:
+                thr = np.where((q == starts[s] + n_known[f, s] - 1) & ~u2, np.inf, thr)
+            cb.threshold[f, s] = thr
+        n_r = b.n_node[s] - n_l
+        no_missing = n_miss[ci, s] == 0
+        if c45:
+            missing_child = np.where(lft[-1] >= rgt[-1], 0, 1)
+        else:
+            missing_child = np.where(u2, 0, 1)
+        cb.missing_child[f, s] = np.where(no_missing, np.where(n_l > n_r, 0, 1), missing_child)
+
+
+def _search_categorical(prob, b, cb, f, allowed_f):
+    """Best split of categorical feature ``f`` in every node of the batch."""
+    crit = prob.criterion
+    p = b.P[f]
+    codes = prob.X[f][p]
+    known = ~np.isnan(codes)
+    C = max(int(prob.n_categories[f]), 1)
+    S, d = b.S, b.d
+    key = b.seg[known] * C + codes[known].astype(np.intp)
+    table = np.stack([np.bincount(key, weights=prob.stats[k][p[known]], minlength=S * C)
+                      for k in range(d)]).reshape(d, S, C)
+    counts = np.bincount(key, minlength=S * C).reshape(S, C)
+    known_tot = table.sum(axis=2)  # (d, S)
+    w_known = known_tot[-1]
+    n_known = counts.sum(axis=1)
+    n_miss = b.sizes - n_known
+    msl, mwl = prob.min_samples_leaf, prob.min_weight_leaf
+    rows_of_seg = np.split(p, b.starts[1:]) if crit.needs_samples else None
+    for s in np.flatnonzero(allowed_f):
+        present = np.flatnonzero(counts[s] > 0)
+        if len(present) < 2:
+            continue
+        if prob.multiway:
+            if n_miss[s] and not prob.c45_missing:
+                raise ValueError(
+                    "Multiway splits need missing='c4.5' when a categorical feature has "
+                    "missing values.")
+            sub = table[:, s, present]
+            n_c, w_c = counts[s, present], sub[-1]
+            if (n_c < msl).any() or (w_c < mwl).any():
+                continue
+            if crit.needs_samples:
+                rows = rows_of_seg[s]
+                codes_s = prob.X[f][rows]
+                imp_c = np.array([mean_absolute_deviation(prob.y[rows[codes_s == c]],
+                                                          prob.w[rows[codes_s == c]])
+                                  for c in present])
+                kn = ~np.isnan(codes_s)
+                parent = mean_absolute_deviation(prob.y[rows[kn]], prob.w[rows[kn]])
+            else:
+                imp_c = crit.impurity(sub)
+                parent = crit.impurity(known_tot[:, s])
+            gain = parent - float(np.sum(w_c / w_known[s] * imp_c))
+            rho = w_known[s] / b.w_node[s]
+            if prob.c45_missing:
+                gain *= rho
+            branch = np.full(C, -1, dtype=np.intp)
+            branch[present] = np.arange(len(present))
+            q = w_c / w_known[s]
+            cb.gain[f, s] = gain
+            cb.split_info[f, s] = -float(np.sum(q * np.log2(q)))
+            cb.missing_child[f, s] = int(np.argmax(w_c))
+            cb.missing_fraction[f, s] = 1.0 - rho
+            cb.categorical[(int(f), int(s))] = (branch, n_c, w_c, imp_c)
+            continue
+        _best_subset(prob, b, cb, f, s, present, table[:, s, :], counts[s], known_tot[:, s],
+                     n_miss[s], rows_of_seg[s] if rows_of_seg is not None else None)
+
+
+def _subset_candidates(prob, present, tab):
+    """Left-side masks (n_candidates, len(present)) to evaluate for a binary
+    split of the present categories (tab: (d, len(present)) statistics)."""
+    crit = prob.criterion
+    k = len(present)
+    w = tab[-1]
+    if not crit.is_classification:
+        key = tab[0] / w  # mean target: ordering makes the search exact
+    elif crit.n_classes <= 2:
+        key = tab[0] / w  # proportion of the first class: exact as well
+    elif k <= MAX_EXHAUSTIVE_CATEGORIES:
+        # every subset containing the first category, except all of them
+        bits = np.arange(2 ** (k - 1) - 1)
+        rest = ((bits[:, None] >> np.arange(k - 1)[None, :]) & 1).astype(bool)
+        return np.hstack([np.ones((len(bits), 1), dtype=bool), rest])
+    else:
+        # heuristic beyond the limit: order by the share of the node's majority class
+        major = int(np.argmax(tab[:-1].sum(axis=1)))
+        key = tab[major] / w
+    order = np.argsort(key, kind="stable")
+    masks = np.zeros((k - 1, k), dtype=bool)
+    for i in range(k - 1):
+        masks[i, order[:i + 1]] = True
+    return masks
+
+
+def _best_subset(prob, b, cb, f, s, present, table_s, counts_s, known_tot, n_miss, rows):
+    crit = prob.criterion
+    msl, mwl = prob.min_samples_leaf, prob.min_weight_leaf
+    tab = table_s[:, present]
+    masks = _subset_candidates(prob, present, tab)
+    masks = masks[masks.any(axis=1) & ~masks.all(axis=1)]
+    if not len(masks):
+        return
+    left = tab @ masks.T.astype(float)  # (d, n_candidates)
+    n_left = masks @ counts_s[present]
+    total = b.stats_node[s]
+    miss = total - known_tot
+    c45 = prob.c45_missing and n_miss > 0
+    options = [(left, n_left, False)]
+    if n_miss and not prob.c45_missing:
+        options.append((left + miss[:, None], n_left + n_miss, True))
+    best = (-np.inf, None)
+    ref = known_tot if c45 else total
+    n_ref = int(counts_s.sum()) if c45 else int(b.n_node[s])
+    for lft, n_l, missing_left in options:
+        rgt = ref[:, None] - lft
+        n_r = n_ref - n_l
+        ok = (n_l >= msl) & (n_r >= msl) & (lft[-1] >= mwl) & (rgt[-1] >= mwl)
+        if crit.needs_samples:
+            codes_s = prob.X[f][rows]
+            proxy = np.full(len(masks), -np.inf)
+            for i, mask in enumerate(masks):
+                in_left = np.isin(codes_s, present[mask])
+                if missing_left:
+                    in_left |= np.isnan(codes_s)
+                yl, wl = prob.y[rows[in_left]], prob.w[rows[in_left]]
+                yr, wr = prob.y[rows[~in_left]], prob.w[rows[~in_left]]
+                proxy[i] = -(mean_absolute_deviation(yl, wl) * wl.sum()
+                             + mean_absolute_deviation(yr, wr) * wr.sum())
+        else:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                proxy = crit.proxy(lft, rgt)
+        proxy = np.where(ok, proxy, -np.inf)
+        i = int(np.argmax(proxy))
+        if proxy[i] > best[0]:
+            best = (proxy[i], (i, lft[:, i], rgt[:, i], int(n_l[i]), missing_left))
+    if best[1] is None:
+        return
+    i, lft, rgt, n_l, missing_left = best[1]
+    if crit.needs_samples:
+        codes_s = prob.X[f][rows]
+        in_left = np.isin(codes_s, present[masks[i]]) | (missing_left & np.isnan(codes_s))
+        il = mean_absolute_deviation(prob.y[rows[in_left]], prob.w[rows[in_left]])
+        ir = mean_absolute_deviation(prob.y[rows[~in_left]], prob.w[rows[~in_left]])
+        parent = b.imp_node[s]
+    else:
+        il, ir = float(crit.impurity(lft)), float(crit.impurity(rgt))
+        parent = float(crit.impurity(ref)) if c45 else b.imp_node[s]
+    wt = ref[-1]
+    gain = parent - rgt[-1] / wt * ir - lft[-1] / wt * il
+    if c45:
+        gain *= wt / b.w_node[s]
+    branch = np.full(table_s.shape[1], -1, dtype=np.intp)
+    branch[present] = np.where(masks[i], 0, 1)
+    n_r = n_ref - n_l
+    cb.gain[f, s] = gain
+    cb.split_info[f, s] = split_information(lft[-1], rgt[-1])
+    cb.impurity_left[f, s] = il
+    cb.impurity_right[f, s] = ir
+    cb.weight_left[f, s] = lft[-1]
+    cb.weight_right[f, s] = rgt[-1]
+    cb.n_left[f, s] = n_l
+    if n_miss == 0:
+        cb.missing_child[f, s] = 0 if n_l > n_r else 1
+    elif c45:
+        cb.missing_child[f, s] = 0 if lft[-1] >= rgt[-1] else 1
+    else:
+        cb.missing_child[f, s] = 0 if missing_left else 1
+    n_c = np.array([n_l, n_r])
+    cb.categorical[(int(f), int(s))] = (branch, n_c, np.array([lft[-1], rgt[-1]]),
+                                        np.array([il, ir]))
 
 
 # --------------------------------------------------------------------------
-# partition
+# routing and partitioning
 # --------------------------------------------------------------------------
+
+def branch_slots(prob, rows, nodes, node_of_row, resolve_missing=True):
+    """Child position each row takes at its node's split.  A missing value
+    goes to the node's ``missing_child`` (or -1 if ``resolve_missing`` is off)."""
+    feat = nodes.feature[node_of_row]
+    x = prob.X[feat, rows]
+    slot = np.where(x <= nodes.threshold[node_of_row], 0, 1)
+    categorical = np.flatnonzero(nodes.kind[node_of_row] != NUMERIC)
+    if len(categorical):
+        for node in np.unique(node_of_row[categorical]):
+            at = categorical[node_of_row[categorical] == node]
+            codes = x[at]
+            ok = ~np.isnan(codes)
+            out = np.full(len(at), -1, dtype=np.intp)
+            out[ok] = nodes.branch_of_code[int(node)][codes[ok].astype(np.intp)]
+            slot[at] = out
+    missing = np.isnan(x)
+    if resolve_missing:
+        slot = np.where(missing | (slot < 0), nodes.missing_child[node_of_row], slot)
+    else:
+        slot = np.where(missing, -1, slot)
+    return slot, ~missing
+
+
+def n_branches(nodes, ids):
+    kids = np.full(len(ids), 2, dtype=np.intp)
+    for i, node in enumerate(ids):
+        if nodes.kind[node] == MULTIWAY:
+            kids[i] = int(nodes.branch_of_code[int(node)].max()) + 1
+    return kids
+
+
+class Children:
+    """What routing found for the children of the split nodes of a batch,
+    in order (all children of the first split node, then the next...)."""
+
+    def __init__(self, n_kids, counts, stats, share, impurity=None):
+        self.n_kids = n_kids
+        self.counts = counts
+        self.stats = stats  # (total, d)
+        self.share = share
+        self.impurity = impurity
+
 
 def route(prob, nodes, P, starts, sizes, ids, split):
-    """Send the samples of the nodes in ``split`` left or right (``prob.go_left``)
-    and return their children's statistics, summed directly over each child's
-    samples (left and right of node 0, then of node 1, ...).
-
-    Summing over the child's own samples (rather than subtracting from the
-    parent) makes a pure child's impurity exactly zero, as in scikit-learn.
-    """
+    """Record every sample's child position (``prob.slot``) at the split nodes
+    of the batch and return the children's statistics, summed directly over
+    each child's own samples (so a pure child's impurity is exactly zero, as
+    in scikit-learn)."""
     seg = np.repeat(np.arange(len(ids)), sizes)
     moving = split[seg]
     p0 = P[0][moving]
-    seg_m = seg[moving]
-    go_left = prob.X[nodes.feature[ids][seg_m], p0] <= nodes.threshold[ids][seg_m]
-    prob.go_left[p0] = go_left
-    stats = prob.stats[:, p0]
-    first = np.r_[0, np.cumsum(sizes[split])[:-1]]
-    left = np.add.reduceat(stats * go_left, first, axis=1)
-    right = np.add.reduceat(stats * ~go_left, first, axis=1)
-    return np.stack([left.T, right.T], axis=1).reshape(-1, stats.shape[0])
+    node_m = ids[seg[moving]]
+    slot, known = branch_slots(prob, p0, nodes, node_m)
+    prob.slot[p0] = slot
+    n_kids = n_branches(nodes, ids[split])
+    offset = np.zeros(len(ids), dtype=np.intp)
+    offset[split] = np.cumsum(n_kids) - n_kids
+    child = offset[seg[moving]] + slot
+    total = int(n_kids.sum())
+    stats = np.stack([np.bincount(child, weights=prob.stats[k][p0], minlength=total)
+                      for k in range(prob.stats.shape[0])], axis=1)
+    counts = np.bincount(child, minlength=total)
+    known_w = np.bincount(child, weights=prob.w[p0] * known, minlength=total)
+    parent_known = np.repeat(np.add.reduceat(known_w, offset[split]), n_kids)
+    share = np.divide(known_w, parent_known, out=np.zeros(total), where=parent_known > 0)
+    impurity = None
+    if prob.criterion.needs_samples:
+        order = np.argsort(child, kind="stable")
+        groups = np.split(p0[order], np.cumsum(counts)[:-1])
+        impurity = np.array([mean_absolute_deviation(prob.y[g], prob.w[g]) for g in groups])
+    return Children(n_kids, counts, stats, share, impurity)
 
 
-def partition(prob, P, starts, sizes, n_left, keep_left, keep_right):
-    """Stable partition of a batch's sample orders into its children.
-
-    Uses ``prob.go_left`` from :func:`route`.  ``keep_left[s]`` /
-    ``keep_right[s]`` say which children of node ``s`` go into the output batch
-    (children that are already leaves are dropped).  Returns the children's
-    ``P`` and sizes, shape (S, 2): left and right of each node, 0 if dropped.
-    """
-    n_right = sizes - n_left
-    out_sizes = np.stack([np.where(keep_left, n_left, 0),
-                          np.where(keep_right, n_right, 0)], axis=1)
-    flat = out_sizes.ravel()
-    out_starts = np.r_[0, np.cumsum(flat)[:-1]]
-    P_out = np.empty((P.shape[0], int(flat.sum())), dtype=P.dtype)
+def partition(prob, P, starts, sizes, split, kids, keep):
+    """Stable partition of a batch's sample orders into the children of its
+    split nodes (``prob.slot`` from :func:`route`); children with
+    ``keep == False`` (already leaves) are dropped.  Returns the children's
+    ``P`` and each child's size in it (0 if dropped)."""
+    out_sizes = np.where(keep, kids.counts, 0)
+    P_out = np.empty((P.shape[0], int(out_sizes.sum())), dtype=P.dtype)
     if P_out.shape[1] == 0:
         return P_out, out_sizes
-    go_left = prob.go_left
+    S = len(starts)
+    slot = prob.slot
+    n_kids = np.zeros(S, dtype=np.intp)
+    n_kids[split] = kids.n_kids
+    if np.all(kids.n_kids == 2):
+        keep_left = np.zeros(S, dtype=bool)
+        keep_right = np.zeros(S, dtype=bool)
+        keep_left[split], keep_right[split] = keep[0::2], keep[1::2]
+        n_left = np.zeros(S, dtype=np.intp)
+        n_left[split] = kids.counts[0::2]
+        _partition_binary(P, P_out, starts, sizes, slot, n_left, keep_left, keep_right)
+        return P_out, out_sizes
+    # general case (multiway nodes): a stable sort by child
+    offset = np.cumsum(n_kids) - n_kids
+    seg = np.repeat(np.arange(S), sizes)
+    keep_full = np.zeros(int(n_kids.sum()) + 1, dtype=bool)
+    keep_full[:-1] = keep
+    for f in range(P.shape[0]):
+        p = P[f]
+        child = np.where(np.repeat(split, sizes), offset[seg] + slot[p], len(keep_full) - 1)
+        sel = keep_full[child]
+        P_out[f] = p[sel][np.argsort(child[sel], kind="stable")]
+    return P_out, out_sizes
+
+
+def _partition_binary(P, P_out, starts, sizes, slot, n_left, keep_left, keep_right):
+    n_right = sizes - n_left
+    flat = np.stack([np.where(keep_left, n_left, 0), np.where(keep_right, n_right, 0)],
+                    axis=1).ravel()
+    out_starts = np.cumsum(flat) - flat
     total = P_out.shape[1]
     m = P.shape[1]
     rank = np.arange(m) - np.repeat(starts, sizes)  # position inside the node
@@ -487,7 +896,7 @@ def partition(prob, P, starts, sizes, n_left, keep_left, keep_right):
     chunk = max(1, min(P.shape[0], CHUNK_ELEMENTS // max(m, 1)))
     for f0 in range(0, P.shape[0], chunk):
         p = P[f0:f0 + chunk]
-        g = go_left[p]
+        g = slot[p] == 0
         # n_l: lefts so far in this node (inclusive), via one running count
         n_l = np.cumsum(g, axis=1, dtype=np.intp)
         if len(later):
@@ -499,30 +908,25 @@ def partition(prob, P, starts, sizes, n_left, keep_left, keep_right):
             P_out[f0:f0 + chunk].reshape(-1)[dest[move]] = p[move]
         else:
             P_out[f0:f0 + chunk].reshape(-1)[dest] = p
-    return P_out, out_sizes
 
 
-def create_children(prob, nodes, parents, child_stats):
-    """Add both children of each parent (left then right); return their ids
-    and whether each must be searched (is not a leaf already)."""
-    k = len(parents)
-    n_l = nodes.n_left[parents]
-    n_r = nodes.n[parents] - n_l
-    crit = prob.criterion
-    if crit.needs_samples:
-        impurity = np.stack([nodes.impurity_left[parents],
-                             nodes.impurity_right[parents]], axis=1).ravel()
+def create_children(prob, nodes, parents, kids):
+    """Add the children of each parent (consecutive ids, branch order);
+    return their ids and whether each must be searched (is not a leaf yet)."""
+    if kids.impurity is None:
+        impurity = prob.criterion.impurity(kids.stats.T)
     else:
-        impurity = crit.impurity(child_stats.T)
+        impurity = kids.impurity
     ids = nodes.add(
-        parent=np.repeat(parents, 2),
-        depth=np.repeat(nodes.depth[parents] + 1, 2),
-        n=np.stack([n_l, n_r], axis=1).ravel(),
-        stats=child_stats,
+        parent=np.repeat(parents, kids.n_kids),
+        depth=np.repeat(nodes.depth[parents] + 1, kids.n_kids),
+        n=kids.counts,
+        stats=kids.stats,
         impurity=impurity,
     )
-    nodes.left[parents] = ids[0::2]
-    nodes.right[parents] = ids[1::2]
+    nodes.first_child[parents] = ids[np.cumsum(kids.n_kids) - kids.n_kids]
+    nodes.n_children[parents] = kids.n_kids
+    nodes.share[ids] = kids.share
     reason = presearch_reason(prob, ids, nodes)
     nodes.reason[ids] = reason
     return ids, reason == 0
@@ -537,7 +941,7 @@ def _root(prob, nodes, root_impurity):
     ids = nodes.add(parent=np.array([-1]), depth=np.array([0]), n=np.array([n]),
                     stats=prob.stats.sum(axis=1)[None, :],
                     impurity=np.array([root_impurity]))
-    P = np.argsort(prob.X, axis=1, kind="stable").astype(np.intp)
+    P = np.argsort(prob.X, axis=1, kind="stable").astype(np.intp)  # NaN sort last
     reason = presearch_reason(prob, ids, nodes)
     nodes.reason[ids] = reason
     return ids, P, reason[0] == 0
@@ -552,7 +956,7 @@ def grow_levels(prob, nodes, root_impurity, max_splits, record):
     sizes = np.array([prob.n_samples])
     budget = max_splits
     while len(ids):
-        starts = np.r_[0, np.cumsum(sizes)[:-1]]
+        starts = np.cumsum(sizes) - sizes
         search(prob, nodes, P, starts, sizes, ids, record)
         split = nodes.has_split[ids].copy()
         if budget is not None:
@@ -564,15 +968,9 @@ def grow_levels(prob, nodes, root_impurity, max_splits, record):
         order.extend(parents.tolist())
         if not len(parents):
             break
-        child_stats = route(prob, nodes, P, starts, sizes, ids, split)
-        children, searchable = create_children(prob, nodes, parents, child_stats)
-        keep_left = np.zeros(len(ids), dtype=bool)
-        keep_right = np.zeros(len(ids), dtype=bool)
-        keep_left[split] = searchable[0::2]
-        keep_right[split] = searchable[1::2]
-        P, out_sizes = partition(prob, P, starts, sizes, nodes.n_left[ids],
-                                 keep_left, keep_right)
-        out_sizes = out_sizes[split].ravel()  # aligned with children
+        kids = route(prob, nodes, P, starts, sizes, ids, split)
+        children, searchable = create_children(prob, nodes, parents, kids)
+        P, out_sizes = partition(prob, P, starts, sizes, split, kids, searchable)
         nonempty = out_sizes > 0
         ids = children[nonempty]
         sizes = out_sizes[nonempty]
@@ -582,31 +980,54 @@ def grow_levels(prob, nodes, root_impurity, max_splits, record):
     return order
 
 
-def grow_nodes(prob, nodes, root_impurity, max_splits, record, best_first):
-    """One node at a time: a max-heap on improvement (best-first) or a stack
-    (depth-first).  Children are searched when they are created."""
+class _Frontier:
+    """Nodes waiting to be split: a max-heap on improvement (best-first), a
+    stack (depth-first) or a queue (breadth-first)."""
+
+    def __init__(self, growth):
+        self.growth = growth
+        self.items = []
+        self.head = 0
+
+    def push(self, node, improvement):
+        if self.growth == "best_first":
+            heapq.heappush(self.items, (-improvement, node))
+        else:
+            self.items.append(node)
+
+    def pop(self):
+        if self.growth == "best_first":
+            return heapq.heappop(self.items)[1]
+        if self.growth == "depth_first":
+            return self.items.pop()
+        self.head += 1
+        return self.items[self.head - 1]
+
+    def __bool__(self):
+        return len(self.items) > (self.head if self.growth == "breadth_first" else 0)
+
+
+def grow_nodes(prob, nodes, root_impurity, max_splits, record, growth):
+    """One node at a time.  Children are searched when they are created."""
     ids, P, searchable = _root(prob, nodes, root_impurity)
     order = []
     if not searchable:
         return order
     one = lambda n: (np.array([0]), np.array([n]))
     search(prob, nodes, P, *one(prob.n_samples), ids, record)
-    frontier = []  # heap entries (-improvement, id) or stack of ids
+    frontier = _Frontier(growth)
     store = {}
 
     def push(node, P_node):
-        if not nodes.has_split[node]:
-            return
-        store[node] = P_node
-        if best_first:
-            heapq.heappush(frontier, (-nodes.improvement[node], node))
-        else:
-            frontier.append(node)
+        if nodes.has_split[node]:
+            store[node] = P_node
+            frontier.push(node, nodes.improvement[node])
 
     push(0, P)
     budget = np.inf if max_splits is None else max_splits
+    yes = np.array([True])
     while frontier:
-        node = heapq.heappop(frontier)[1] if best_first else frontier.pop()
+        node = frontier.pop()
         P_node = store.pop(node)
         if budget <= 0:
             nodes.reason[node] = _R["leaf budget"]
@@ -615,19 +1036,80 @@ def grow_nodes(prob, nodes, root_impurity, max_splits, record, best_first):
         order.append(node)
         one_id = np.array([node])
         starts, sizes = one(P_node.shape[1])
-        yes = np.array([True])
-        child_stats = route(prob, nodes, P_node, starts, sizes, one_id, yes)
-        children, searchable = create_children(prob, nodes, one_id, child_stats)
-        P_kids, kid_sizes = partition(prob, P_node, starts, sizes, nodes.n_left[one_id],
-                                      searchable[:1], searchable[1:])
+        kids = route(prob, nodes, P_node, starts, sizes, one_id, yes)
+        children, searchable = create_children(prob, nodes, one_id, kids)
+        P_kids, kid_sizes = partition(prob, P_node, starts, sizes, yes, kids, searchable)
         live = children[searchable]
-        live_sizes = kid_sizes.ravel()[searchable]
+        live_sizes = kid_sizes[searchable]
         if len(live):
-            kid_starts = np.r_[0, np.cumsum(live_sizes)[:-1]]
-            search(prob, nodes, P_kids, kid_starts, live_sizes, live, record)
+            search(prob, nodes, P_kids, np.cumsum(live_sizes) - live_sizes, live_sizes,
+                   live, record)
         pieces = dict(zip(live.tolist(), np.split(P_kids, np.cumsum(live_sizes)[:-1], axis=1)))
-        # depth-first: push right first so the left child is expanded first
-        for kid in (children[1], children[0]) if not best_first else children:
-            if kid in pieces:
+        # a stack pops the last pushed: push in reverse so the first child is split first
+        for kid in (children[::-1] if growth == "depth_first" else children):
+            if int(kid) in pieces:
                 push(int(kid), pieces[int(kid)])
+    return order
+
+
+def grow_weighted(prob, nodes, root_impurity, max_splits, record, growth):
+    """C4.5's missing-value rule: node by node, each node searched on its own
+    copy of its rows, where a row with a missing value for a split feature
+    has gone down every branch with a share of its weight."""
+    ids, _, searchable = _root(prob, nodes, root_impurity)
+    order = []
+    if not searchable:
+        return order
+    entries = {0: (np.arange(prob.n_samples), prob.w.copy())}
+    frontier = _Frontier(growth)
+
+    def evaluate(node):
+        samples, weights = entries[node]
+        sub = prob.subproblem(samples, weights)
+        P = np.argsort(sub.X, axis=1, kind="stable").astype(np.intp)
+        search(sub, nodes, P, np.array([0]), np.array([len(samples)]), np.array([node]),
+               record)
+        if not nodes.has_split[node]:
+            del entries[node]
+        return bool(nodes.has_split[node])
+
+    if evaluate(0):
+        frontier.push(0, nodes.improvement[0])
+    budget = np.inf if max_splits is None else max_splits
+    while frontier:
+        node = frontier.pop()
+        samples, weights = entries.pop(node)
+        if budget <= 0:
+            nodes.reason[node] = _R["leaf budget"]
+            continue
+        budget -= 1
+        order.append(node)
+        slot, known = branch_slots(prob, samples, nodes, np.full(len(samples), node),
+                                   resolve_missing=False)
+        k = int(n_branches(nodes, [node])[0])
+        known_w = np.bincount(slot[known], weights=weights[known], minlength=k)
+        share = known_w / known_w.sum()
+        miss_s, miss_w = samples[~known], weights[~known]
+        child_entries = []
+        for c in range(k):
+            mine = known & (slot == c)
+            child_entries.append((np.concatenate([samples[mine], miss_s]),
+                                  np.concatenate([weights[mine], miss_w * share[c]])))
+        stats = np.stack([(prob.stats[:, s] * (w / prob.w[s])).sum(axis=1)
+                          for s, w in child_entries])
+        impurity = None
+        if prob.criterion.needs_samples:
+            impurity = np.array([mean_absolute_deviation(prob.y[s], w) for s, w in child_entries])
+        kids = Children(np.array([k]), np.array([len(s) for s, _ in child_entries]), stats,
+                        share, impurity)
+        children, searchable = create_children(prob, nodes, np.array([node]), kids)
+        ready = []
+        for kid, ok, entry in zip(children.tolist(), searchable, child_entries):
+            if ok:
+                entries[kid] = entry
+                if evaluate(kid):
+                    ready.append(kid)
+        # a stack pops the last pushed: push in reverse so the first child is split first
+        for kid in (ready[::-1] if growth == "depth_first" else ready):
+            frontier.push(kid, nodes.improvement[kid])
     return order

@@ -1,6 +1,11 @@
-"""Growth records: one ``Step`` per split, in the order the builder made them."""
+"""Growth records: one ``Step`` per split, in the order the builder made them,
+and the candidate tables that explain why each split won."""
 
 import numpy as np
+
+from ._tree import MULTIWAY, NUMERIC
+
+KIND_NAMES = {NUMERIC: "numeric", 1: "subset", MULTIWAY: "multiway"}
 
 
 class Step:
@@ -10,71 +15,105 @@ class Step:
     ----------
     index : position in ``steps_`` (the tree after this step is ``tree_at(index + 1)``)
     node : id of the split node in ``tree_``
-    depth, feature, feature_name, threshold, n_node_samples, weighted_n_node_samples
+    depth, feature, feature_name, n_node_samples, weighted_n_node_samples
+    kind : "numeric" (x <= threshold), "subset" (a set of categories against
+        the rest) or "multiway" (one branch per category)
+    threshold : the numeric threshold (NaN for categorical splits)
+    branches : one label per child, e.g. ``"<= 2.45"``/``"> 2.45"``, ``"青年"``
+        or ``"{a, b}"``
     impurity : impurity of the node I(t)
-    gain : I(t) - sum_child N_child / N_t * I(child)
+    gain : I(t) - sum_child N_child / N_t * I(child) (times the known fraction
+        rho under C4.5's missing-value rule)
     improvement : N_t / N * gain (what best-first ranks by and what
         ``min_impurity_decrease`` is compared with)
     split_info : entropy of the branch proportions H_A(D)
     gain_ratio : gain / split_info
-    left, right : ids of the children in ``tree_``
-    n_left, n_right, impurity_left, impurity_right
+    children : ids of the children in ``tree_``; ``left``/``right`` for binary
+        splits (None for multiway)
+    n_children_samples, children_impurity : per child
+    n_left, n_right, impurity_left, impurity_right : binary splits only
     candidates : DataFrame, best first, one row per feature evaluated (built on
         first access)
     """
 
-    __slots__ = ("index", "node", "depth", "feature", "feature_name", "threshold",
-                 "n_node_samples", "weighted_n_node_samples", "impurity", "gain",
-                 "improvement", "split_info", "gain_ratio", "left", "right", "n_left",
-                 "n_right", "impurity_left", "impurity_right", "_cand", "_names",
-                 "_ranks_by_ratio", "_candidates")
+    __slots__ = ("index", "node", "depth", "feature", "feature_name", "kind", "threshold",
+                 "branches", "n_node_samples", "weighted_n_node_samples", "impurity",
+                 "gain", "improvement", "split_info", "gain_ratio", "children", "left",
+                 "right", "n_children_samples", "children_impurity", "n_left", "n_right",
+                 "impurity_left", "impurity_right", "_est", "_candidates")
 
-    def __init__(self, est, tree, index, node, cand, names):
+    def __init__(self, est, tree, index, node):
         self.index = index
         self.node = node
         self.depth = int(tree.depth[node])
         self.feature = int(tree.feature[node])
+        names = est._feature_names_list()
         self.feature_name = names[self.feature]
-        self.threshold = float(tree.threshold[node])
+        self.kind = KIND_NAMES[int(tree.kind[node])]
+        self.threshold = float(tree.threshold[node]) if self.kind == "numeric" else float("nan")
+        self.children = tree.children_of(node)
+        labels = est.categories_[self.feature] if hasattr(est, "categories_") else None
+        self.branches = branch_labels(tree, node, labels)
         self.n_node_samples = int(tree.n_node_samples[node])
         self.weighted_n_node_samples = float(tree.weighted_n_node_samples[node])
         self.impurity = float(tree.impurity[node])
-        self.left = int(tree.children_left[node])
-        self.right = int(tree.children_right[node])
-        self.n_left = int(tree.n_node_samples[self.left])
-        self.n_right = int(tree.n_node_samples[self.right])
-        self.impurity_left = float(tree.impurity[self.left])
-        self.impurity_right = float(tree.impurity[self.right])
-        w = tree.weighted_n_node_samples
-        wl, wr, wt = w[self.left], w[self.right], w[node]
-        self.gain = float(self.impurity - wr / wt * self.impurity_right
-                          - wl / wt * self.impurity_left)
+        self.n_children_samples = [int(tree.n_node_samples[c]) for c in self.children]
+        self.children_impurity = [float(tree.impurity[c]) for c in self.children]
+        binary = len(self.children) == 2
+        self.left = self.children[0] if binary else None
+        self.right = self.children[1] if binary else None
+        self.n_left = self.n_children_samples[0] if binary else None
+        self.n_right = self.n_children_samples[1] if binary else None
+        self.impurity_left = self.children_impurity[0] if binary else None
+        self.impurity_right = self.children_impurity[1] if binary else None
+        self.gain = float(tree.split_gain[node])
         self.improvement = float(tree.split_improvement[node])
-        pl = wl / wt
-        self.split_info = float(-(pl * np.log2(pl) + (1 - pl) * np.log2(1 - pl)))
-        self.gain_ratio = self.gain / self.split_info
-        self._cand = cand
-        self._names = names
-        self._ranks_by_ratio = est.criterion == "gain_ratio"
+        self.split_info = float(tree.split_info[node])
+        self.gain_ratio = self.gain / self.split_info if self.split_info > 0 else float("nan")
+        self._est = est
         self._candidates = None
 
     @property
     def candidates(self):
-        if self._candidates is None and self._cand is not None:
-            self._candidates = candidate_frame(*self._cand, self._names, self.feature,
-                                               self._ranks_by_ratio)
+        if self._candidates is None:
+            self._candidates = self._est.candidates(self.node)
         return self._candidates
 
     def as_dict(self):
         return {name: getattr(self, name) for name in self.__slots__ if not name.startswith("_")}
 
     def __repr__(self):
-        return (f"Step({self.index}: node {self.node} at depth {self.depth}, "
-                f"{self.feature_name} <= {self.threshold:.6g}, gain={self.gain:.4g}, "
-                f"improvement={self.improvement:.4g})")
+        if self.kind == "numeric":
+            rule = f"{self.feature_name} <= {self.threshold:.6g}"
+        else:
+            rule = f"{self.feature_name} in {' | '.join(self.branches)}"
+        return (f"Step({self.index}: node {self.node} at depth {self.depth}, {rule}, "
+                f"gain={self.gain:.4g}, improvement={self.improvement:.4g})")
 
 
-def candidate_frame(block, col, names, chosen, by_ratio):
+def _fmt(x):
+    return f"{x:.6g}"
+
+
+def branch_labels(tree, node, labels=None):
+    """Human-readable label of each branch of a node."""
+    kind = int(tree.kind[node])
+    if kind == NUMERIC:
+        t = float(tree.threshold[node])
+        return [f"<= {_fmt(t)}", f"> {_fmt(t)}"]
+    return categorical_branch_labels(tree.branch_of_code[node], labels)
+
+
+def categorical_branch_labels(branch, labels):
+    names = [str(labels[c]) if labels is not None else str(c) for c in range(len(branch))]
+    out = []
+    for child in range(int(branch.max()) + 1):
+        members = [names[c] for c in np.flatnonzero(branch == child)]
+        out.append(members[0] if len(members) == 1 else "{" + ", ".join(members) + "}")
+    return out
+
+
+def candidate_frame(block, col, names, category_labels, chosen, by_ratio):
     """The per-feature table of one node's search, best first."""
     import pandas as pd
 
@@ -82,25 +121,50 @@ def candidate_frame(block, col, names, chosen, by_ratio):
     g = block.gain[feats, col]
     si = block.split_info[feats, col]
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = g / si
-    n_node = block.n_node[col]
-    n_left = np.where(np.isnan(g), 0, block.n_left[feats, col])
-    frame = pd.DataFrame({
-        "feature": [names[f] for f in feats],
-        "feature_index": feats,
-        "threshold": block.threshold[feats, col],
-        "gain": g,
-        "gain_ratio": ratio,
-        "split_info": si,
-        "improvement": block.improvement[feats, col],
-        "impurity_left": block.impurity_left[feats, col],
-        "impurity_right": block.impurity_right[feats, col],
-        "n_left": n_left,
-        "n_right": np.where(np.isnan(g), 0, n_node - n_left),
-        "weighted_n_left": np.where(np.isnan(g), np.nan, block.weight_left[feats, col]),
-        "weighted_n_right": np.where(np.isnan(g), np.nan, block.weight_right[feats, col]),
-        "chosen": feats == chosen,
-    })
+        ratio = np.where(si > 0, g / si, np.nan)
+    rows = []
+    for i, f in enumerate(feats):
+        cat = block.categorical.get((int(f), int(col)))
+        found = not np.isnan(g[i])
+        if cat is not None:
+            branch, n_c, w_c, imp_c = cat
+            children = " | ".join(categorical_branch_labels(branch, category_labels[f]))
+            sizes, weights, imps = list(map(int, n_c)), list(map(float, w_c)), list(map(float, imp_c))
+        elif found:
+            t = _fmt(block.threshold[f, col])
+            children = f"<= {t} | > {t}"
+            n_l = int(block.n_left[f, col])
+            sizes = [n_l, int(block.n_node[col]) - n_l]
+            weights = [float(block.weight_left[f, col]), float(block.weight_right[f, col])]
+            imps = [float(block.impurity_left[f, col]), float(block.impurity_right[f, col])]
+        else:
+            children, sizes, weights, imps = "", [], [], []
+        binary = len(sizes) == 2
+        rows.append({
+            "feature": names[f],
+            "feature_index": int(f),
+            "kind": KIND_NAMES[int(block.kind[f, col])],
+            "threshold": float(block.threshold[f, col]),
+            "children": children,
+            "gain": float(g[i]),
+            "gain_ratio": float(ratio[i]),
+            "split_info": float(si[i]),
+            "improvement": float(block.improvement[f, col]),
+            "missing_fraction": float(block.missing_fraction[f, col]),
+            "impurity_left": imps[0] if binary else np.nan,
+            "impurity_right": imps[1] if binary else np.nan,
+            "n_left": sizes[0] if binary else np.nan,
+            "n_right": sizes[1] if binary else np.nan,
+            "weighted_n_left": weights[0] if binary else np.nan,
+            "weighted_n_right": weights[1] if binary else np.nan,
+            "children_impurity": tuple(imps),
+            "children_samples": tuple(sizes),
+            "eligible": bool(block.eligible[f, col]),
+            "chosen": bool(f == chosen),
+        })
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        return frame
     key = "gain_ratio" if by_ratio else "gain"
     frame = frame.sort_values([key, "chosen"], ascending=[False, False], kind="stable",
                               na_position="last")

@@ -1,19 +1,36 @@
 """The fitted tree as parallel arrays, with scikit-learn's layout.
 
-``Tree`` holds one entry per node: ``children_left``/``children_right`` (-1 at
-leaves), ``feature`` (-2 at leaves), ``threshold`` (-2.0 at leaves),
-``impurity``, ``n_node_samples``, ``weighted_n_node_samples`` and ``value``
-(shape ``(node_count, 1, n_classes)``: class fractions for classifiers, the
-prediction for regressors).  The left child takes ``X[:, feature] <= threshold``
-and every child's id is larger than its parent's.
+``Tree`` holds one entry per node: ``feature`` (-2 at leaves), ``threshold``
+(-2.0 at leaves), ``impurity``, ``n_node_samples``, ``weighted_n_node_samples``
+and ``value`` (shape ``(node_count, 1, n_classes)``: class fractions for
+classifiers, the prediction for regressors).  Every child's id is larger than
+its parent's.
+
+Children are stored for every node as a list (``child_ptr``/``child_ids``, like
+a CSR matrix), so a node may have two children or one per category.  For a tree
+whose splits are all binary, ``children_left``/``children_right`` give
+scikit-learn's view (-1 at leaves); a tree with multiway nodes refuses that
+view with a clear message, and ``children_of(node)`` works for every tree.
+
+Node kinds (``kind``):
+
+* ``NUMERIC``: the first child takes ``x <= threshold``, the second the rest;
+* ``SUBSET``: a binary split of a categorical feature; ``branch_of_code[node]``
+  maps each category code to 0 (first child) or 1;
+* ``MULTIWAY``: one child per category seen in the node;
+  ``branch_of_code[node]`` maps codes to child positions.
+
+A missing value (NaN), or a category the node never saw, goes to child
+position ``missing_child`` (for numeric splits that is scikit-learn's
+``missing_go_to_left``; otherwise the child with the most training weight).
+With C4.5's rule (``distribute_missing``) such a sample instead goes down every
+branch with weight ``child_share`` (each branch's share of the known training
+weight), and predictions combine the branches by those weights.
 
 Beyond scikit-learn's arrays it keeps what teaching needs: ``depth``,
 ``parent``, ``stop_reason`` (why a leaf is a leaf) and ``node_ids``, the id each
 node has in the fully grown tree (a tree returned by ``tree_at(k)`` is renumbered
 compactly, but ``node_ids`` still names the nodes of ``tree_``).
-
-Routing is written per node *kind* so that multiway categorical nodes and
-missing-value rules can be added as new kinds without touching the rest.
 """
 
 import numpy as np
@@ -21,21 +38,57 @@ import numpy as np
 TREE_LEAF = -1
 TREE_UNDEFINED = -2
 
-_ARRAYS = ("children_left", "children_right", "feature", "threshold", "impurity",
-           "n_node_samples", "weighted_n_node_samples", "value", "depth", "parent",
-           "stop_reason", "node_ids", "split_improvement")
+NUMERIC, SUBSET, MULTIWAY = 0, 1, 2
+
+_NODE_ARRAYS = ("feature", "threshold", "impurity", "n_node_samples",
+                "weighted_n_node_samples", "value", "depth", "parent", "stop_reason",
+                "node_ids", "split_improvement", "split_gain", "split_info", "kind",
+                "missing_child", "branch_of_code")
+_CHILD_ARRAYS = ("child_ids", "child_share")
 
 
 class Tree:
-    """Array representation of a binary decision tree (see module docstring)."""
+    """Array representation of a decision tree (see module docstring)."""
 
-    def __init__(self, **arrays):
-        for name in _ARRAYS:
+    def __init__(self, *, child_ptr, distribute_missing=False, **arrays):
+        for name in _NODE_ARRAYS + _CHILD_ARRAYS:
             setattr(self, name, arrays[name])
-        self.node_count = len(self.children_left)
+        self.child_ptr = child_ptr
+        self.distribute_missing = distribute_missing
+        self.node_count = len(self.feature)
         self.n_outputs = 1
         self.n_classes = np.array([self.value.shape[2]])
         self.max_n_classes = self.value.shape[2]
+        self.n_children = np.diff(child_ptr)
+
+    # -- scikit-learn's binary view ---------------------------------------------
+
+    @property
+    def is_binary(self):
+        return bool(np.all((self.n_children == 0) | (self.n_children == 2)))
+
+    def _binary_view(self, side):
+        if not self.is_binary:
+            raise ValueError(
+                "This tree has multiway nodes (one branch per category), so it has no "
+                "scikit-learn-style children_left/children_right view. Use "
+                "children_of(node), or child_ptr/child_ids, instead.")
+        out = np.full(self.node_count, TREE_LEAF, dtype=np.intp)
+        internal = self.n_children == 2
+        out[internal] = self.child_ids[self.child_ptr[:-1][internal] + side]
+        return out
+
+    @property
+    def children_left(self):
+        return self._binary_view(0)
+
+    @property
+    def children_right(self):
+        return self._binary_view(1)
+
+    @property
+    def missing_go_to_left(self):
+        return (self.missing_child == 0).astype(np.uint8)
 
     @property
     def capacity(self):
@@ -47,45 +100,61 @@ class Tree:
 
     @property
     def n_leaves(self):
-        return int(np.sum(self.children_left == TREE_LEAF))
+        return int(np.sum(self.n_children == 0))
 
     def is_leaf(self):
-        return self.children_left == TREE_LEAF
+        return self.n_children == 0
 
     def children_of(self, node):
-        """Ids of a node's children, in branch order (empty for a leaf).
-
-        Code that walks trees should use this rather than ``children_left`` /
-        ``children_right``, so that it keeps working for multiway nodes.
-        """
-        if self.children_left[node] == TREE_LEAF:
-            return []
-        return [int(self.children_left[node]), int(self.children_right[node])]
+        """Ids of a node's children, in branch order (empty for a leaf)."""
+        return self.child_ids[self.child_ptr[node]:self.child_ptr[node + 1]].tolist()
 
     def __repr__(self):
         return (f"Tree(node_count={self.node_count}, n_leaves={self.n_leaves}, "
                 f"max_depth={self.max_depth})")
 
-    # -- routing ------------------------------------------------------------
+    # -- routing ------------------------------------------------------------------
+
+    def _branch(self, X, rows, nodes):
+        """Child position each (row, node) pair takes; -1 for a missing value
+        or an unseen category (the caller decides what that means)."""
+        feat = self.feature[nodes]
+        x = X[rows, feat]
+        kind = self.kind[nodes]
+        branch = np.where(x <= self.threshold[nodes], 0, 1)
+        branch[np.isnan(x)] = -1
+        categorical = np.flatnonzero(kind != NUMERIC)
+        for node in np.unique(nodes[categorical]):
+            at = categorical[nodes[categorical] == node]
+            codes = x[at]
+            table = self.branch_of_code[node]
+            known = ~np.isnan(codes) & (codes >= 0) & (codes < len(table))
+            b = np.full(len(at), -1)
+            b[known] = table[codes[known].astype(np.intp)]
+            branch[at] = b
+        return branch
+
+    def _child(self, nodes, branch):
+        return self.child_ids[self.child_ptr[nodes] + branch]
 
     def apply(self, X):
-        """Leaf id of each row of float32 ``X``."""
+        """Leaf id of each row of float32 ``X`` (missing values and unseen
+        categories follow ``missing_child``)."""
         node = np.zeros(X.shape[0], dtype=np.intp)
-        rows = np.arange(X.shape[0])
-        active = rows[~self.is_leaf()[node]]
+        active = np.flatnonzero(self.n_children[node] > 0)
         while active.size:
             cur = node[active]
-            go_left = X[active, self.feature[cur]] <= self.threshold[cur]
-            nxt = np.where(go_left, self.children_left[cur], self.children_right[cur])
+            branch = self._branch(X, active, cur)
+            branch = np.where(branch < 0, self.missing_child[cur], branch)
+            nxt = self._child(cur, branch)
             node[active] = nxt
-            active = active[self.children_left[nxt] != TREE_LEAF]
+            active = active[self.n_children[nxt] > 0]
         return node
 
     def decision_path(self, X):
         """Dense boolean indicator (n_samples, node_count) of visited nodes."""
         out = np.zeros((X.shape[0], self.node_count), dtype=bool)
         node = self.apply(X)
-        # walk each leaf up to the root
         rows = np.arange(X.shape[0])
         while rows.size:
             out[rows, node[rows]] = True
@@ -93,36 +162,92 @@ class Tree:
             rows = rows[node[rows] >= 0]
         return out
 
-    def predict(self, X):
-        return self.value[self.apply(X)]
+    def leaf_weights(self, X):
+        """Where each row ends up, as (row, leaf, weight) triples.
 
-    # -- structure ------------------------------------------------------------
+        With ``distribute_missing`` a row with a missing value (or an unseen
+        category) at a split follows every branch, weighted by the branch's
+        share of the training weight; otherwise each row has one leaf, weight 1.
+        """
+        rows = np.arange(X.shape[0])
+        node = np.zeros(len(rows), dtype=np.intp)
+        mass = np.ones(len(rows))
+        done_r, done_n, done_w = [], [], []
+        while rows.size:
+            leaf = self.n_children[node] == 0
+            done_r.append(rows[leaf])
+            done_n.append(node[leaf])
+            done_w.append(mass[leaf])
+            rows, node, mass = rows[~leaf], node[~leaf], mass[~leaf]
+            if not rows.size:
+                break
+            branch = self._branch(X, rows, node)
+            lost = branch < 0
+            if not self.distribute_missing:
+                branch = np.where(lost, self.missing_child[node], branch)
+                lost[:] = False
+            keep_r, keep_n, keep_w = [rows[~lost]], [self._child(node[~lost], branch[~lost])], [
+                mass[~lost]]
+            if lost.any():
+                lr, ln, lw = rows[lost], node[lost], mass[lost]
+                counts = self.n_children[ln]
+                rep = np.repeat(np.arange(len(lr)), counts)
+                offsets = np.arange(len(rep)) - np.repeat(np.cumsum(counts) - counts, counts)
+                slot = self.child_ptr[ln][rep] + offsets
+                keep_r.append(lr[rep])
+                keep_n.append(self.child_ids[slot])
+                keep_w.append(lw[rep] * self.child_share[slot])
+            rows, node, mass = (np.concatenate(keep_r), np.concatenate(keep_n),
+                                np.concatenate(keep_w))
+        return np.concatenate(done_r), np.concatenate(done_n), np.concatenate(done_w)
+
+    def predict(self, X):
+        """Values (n_samples, n_classes or 1): leaf values, combined by weight
+        where C4.5's rule sends a row down several branches."""
+        if not self.distribute_missing:
+            return self.value[self.apply(X), 0]
+        rows, leaves, weights = self.leaf_weights(X)
+        out = np.zeros((X.shape[0], self.value.shape[2]))
+        np.add.at(out, rows, weights[:, None] * self.value[leaves, 0])
+        return out
+
+    # -- structure ------------------------------------------------------------------
 
     def subtree(self, keep):
         """The tree restricted to the nodes in boolean mask ``keep`` (closed
-        under parent), renumbered compactly in increasing id order.  Nodes whose
-        children are not kept become leaves."""
+        under parent), renumbered compactly in increasing id order.  A node
+        none of whose children are kept becomes a leaf."""
         keep = np.asarray(keep, dtype=bool)
         new_id = np.full(self.node_count, TREE_LEAF, dtype=np.intp)
         new_id[keep] = np.arange(int(keep.sum()))
-        left = self.children_left[keep]
-        right = self.children_right[keep]
-        internal = (left != TREE_LEAF)
-        internal[internal] = keep[left[internal]]
-        parent = self.parent[keep]
-        arrays = {name: getattr(self, name)[keep].copy() for name in _ARRAYS}
-        arrays["children_left"] = np.where(internal, new_id[left], TREE_LEAF)
-        arrays["children_right"] = np.where(internal, new_id[right], TREE_LEAF)
+        kept_nodes = np.flatnonzero(keep)
+        arrays = {name: getattr(self, name)[keep].copy() for name in _NODE_ARRAYS}
+        ptr = [0]
+        ids, share = [], []
+        internal = np.zeros(len(kept_nodes), dtype=bool)
+        for i, node in enumerate(kept_nodes):
+            a, b = self.child_ptr[node], self.child_ptr[node + 1]
+            kids = self.child_ids[a:b]
+            if b > a and keep[kids].all():
+                ids.extend(new_id[kids])
+                share.extend(self.child_share[a:b])
+                internal[i] = True
+            ptr.append(len(ids))
         arrays["feature"] = np.where(internal, arrays["feature"], TREE_UNDEFINED)
         arrays["threshold"] = np.where(internal, arrays["threshold"], float(TREE_UNDEFINED))
+        arrays["missing_child"] = np.where(internal, arrays["missing_child"], -1)
+        parent = arrays["parent"]
         arrays["parent"] = np.where(parent >= 0, new_id[np.maximum(parent, 0)], -1)
-        return Tree(**arrays)
+        return Tree(child_ptr=np.array(ptr, dtype=np.intp),
+                    child_ids=np.array(ids, dtype=np.intp),
+                    child_share=np.array(share, dtype=np.float64),
+                    distribute_missing=self.distribute_missing, **arrays)
 
     def to_frame(self):
         """One row per node, for display."""
         import pandas as pd
 
-        frame = pd.DataFrame({
+        return pd.DataFrame({
             "node": self.node_ids,
             "depth": self.depth,
             "parent": np.where(self.parent >= 0, self.node_ids[np.maximum(self.parent, 0)], -1),
@@ -134,28 +259,14 @@ class Tree:
             "is_leaf": self.is_leaf(),
             "stop_reason": self.stop_reason,
         })
-        return frame
 
 
-def preorder(children_left, children_right):
-    """Node ids in pre-order (left subtree first)."""
+def preorder(child_ptr, child_ids):
+    """Node ids in pre-order (first child's subtree first)."""
     out = []
     stack = [0]
     while stack:
         node = stack.pop()
         out.append(node)
-        if children_left[node] != TREE_LEAF:
-            stack.append(children_right[node])
-            stack.append(children_left[node])
-    return np.array(out, dtype=np.intp)
-
-
-def breadth_first_order(children_left, children_right):
-    out = [0]
-    i = 0
-    while i < len(out):
-        node = out[i]
-        if children_left[node] != TREE_LEAF:
-            out.extend((children_left[node], children_right[node]))
-        i += 1
+        stack.extend(child_ids[child_ptr[node]:child_ptr[node + 1]][::-1].tolist())
     return np.array(out, dtype=np.intp)

@@ -1,0 +1,117 @@
+"""Turning user tables into the float32 matrix the builder reads.
+
+Numeric columns become float32 (NaN is a missing value).  Categorical columns
+become category codes 0..C-1 stored as floats (NaN missing); their labels are
+kept in ``categories`` so that trees, tables and exports show labels, never
+codes.  A label seen only at predict time gets code -1 ("unseen").
+"""
+
+import numbers
+
+import numpy as np
+
+#: A categorical feature with more categories than this is refused: the
+#: contingency tables would be huge and the splits meaningless.
+MAX_CATEGORIES = 1000
+
+
+def _is_categorical_dtype(dtype):
+    kind = getattr(dtype, "kind", None)
+    name = str(dtype)
+    return name in ("category", "bool", "boolean", "string", "str") or kind in ("O", "U", "S", "b")
+
+
+def resolve_categorical(X, categorical_features, n_features, names):
+    """Boolean mask of categorical features."""
+    mask = np.zeros(n_features, dtype=bool)
+    spec = categorical_features
+    if spec is None:
+        return mask
+    if isinstance(spec, str):
+        if spec != "auto":
+            raise ValueError(
+                "categorical_features must be 'auto', None, a list of column names or "
+                f"indices, or a boolean mask; got {spec!r}.")
+        dtypes = getattr(X, "dtypes", None)
+        if dtypes is not None:
+            mask[:] = [_is_categorical_dtype(dt) for dt in dtypes]
+        return mask
+    spec = list(spec)
+    if len(spec) == n_features and all(isinstance(v, (bool, np.bool_)) for v in spec):
+        return np.asarray(spec, dtype=bool)
+    for item in spec:
+        if isinstance(item, str):
+            if names is None or item not in list(names):
+                raise ValueError(f"categorical_features names {item!r}, which is not a column of X.")
+            mask[list(names).index(item)] = True
+        elif isinstance(item, numbers.Integral) and -n_features <= int(item) < n_features:
+            mask[int(item)] = True
+        else:
+            raise ValueError(f"categorical_features: {item!r} is not a column name or index.")
+    return mask
+
+
+def _column(X, j):
+    if hasattr(X, "iloc"):
+        return X.iloc[:, j].to_numpy(dtype=object)
+    return np.asarray(X)[:, j]
+
+
+def _is_missing(values):
+    out = np.zeros(len(values), dtype=bool)
+    for i, v in enumerate(values):
+        if v is None:
+            out[i] = True
+        elif isinstance(v, float) and v != v:
+            out[i] = True
+        elif type(v).__name__ in ("NAType", "NaTType"):
+            out[i] = True
+    return out
+
+
+def learn_categories(X, j, name):
+    """Sorted labels of a categorical column (pandas categories keep their order)."""
+    col = X.iloc[:, j] if hasattr(X, "iloc") else None
+    if col is not None and str(col.dtype) == "category":
+        labels = np.asarray(col.cat.categories, dtype=object)
+    else:
+        values = _column(X, j).astype(object)
+        values = values[~_is_missing(values)]
+        try:
+            labels = np.asarray(sorted(set(values.tolist())), dtype=object)
+        except TypeError:
+            labels = np.asarray(sorted(set(values.tolist()), key=lambda v: (type(v).__name__, str(v))),
+                                dtype=object)
+    if len(labels) > MAX_CATEGORIES:
+        raise ValueError(
+            f"Categorical feature {name!r} has {len(labels)} categories (more than "
+            f"{MAX_CATEGORIES}). A column with that many values is usually an identifier: "
+            "drop it, or treat it as numeric.")
+    return labels
+
+
+def encode_column(X, j, labels):
+    """Codes of column j for the given labels: NaN when missing, -1 when unseen."""
+    values = _column(X, j).astype(object)
+    missing = _is_missing(values)
+    lookup = {label: i for i, label in enumerate(labels.tolist())}
+    out = np.empty(len(values), dtype=np.float32)
+    for i, v in enumerate(values.tolist()):
+        out[i] = np.nan if missing[i] else lookup.get(v, -1)
+    return out
+
+
+def encode(X, categorical, categories, *, to_numeric):
+    """The float32 matrix (n, F) for X: numeric columns via ``to_numeric``,
+    categorical columns as codes."""
+    if not categorical.any():
+        return to_numeric(X)
+    n = X.shape[0]
+    out = np.empty((n, len(categorical)), dtype=np.float32)
+    numeric = np.flatnonzero(~categorical)
+    if len(numeric):
+        part = X.iloc[:, numeric] if hasattr(X, "iloc") else np.asarray(X)[:, numeric]
+        out[:, numeric] = to_numeric(part)
+    for j in np.flatnonzero(categorical):
+        out[:, j] = encode_column(X, j, categories[j])
+    return out
