@@ -489,12 +489,14 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
         fs = numeric[c0:c0 + chunk]
         p = b.P[fs]  # (c, m)
         x = X[fs[:, None], p]
+        # where a threshold may go: between two distinct known values
         if all_allowed:
-            valid = np.repeat(ok_size[None, :], len(fs), axis=0)
+            between = np.ones((len(fs), m), dtype=bool)
         else:
-            valid = ok_size & np.repeat(allowed[fs], sizes, axis=1)
-        valid[:, :-1] &= x[:, 1:] > x[:, :-1] + FEATURE_THRESHOLD
-        valid[:, -1] = False
+            between = np.repeat(allowed[fs], sizes, axis=1)
+        between[:, :-1] &= x[:, 1:] > x[:, :-1] + FEATURE_THRESHOLD
+        between[:, -1] = False
+        valid = between & ok_size
         nk = n_known[fs]
         n_miss = sizes - nk  # (c, S)
         missing_here = prob.has_missing and bool(n_miss.any())
@@ -545,8 +547,7 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
             left2 = left + np.repeat(miss, sizes, axis=2)
             right2 = node_rows - left2
             n_l2 = b.n_left_all + nm
-            v2 = (valid & (nm > 0) & ~at_last_known & (n_l2 >= msl)
-                  & (b.n_node[seg] - n_l2 >= msl))
+            v2 = (between & (nm > 0) & (n_l2 >= msl) & (b.n_node[seg] - n_l2 >= msl))
             if mwl > 0:
                 v2 &= (left2[-1] >= mwl) & (right2[-1] >= mwl)
             with np.errstate(divide="ignore", invalid="ignore"):
