@@ -638,3 +638,36 @@ class DecisionTreeRegressor(BaseDecisionTree):
         if ss_tot == 0:
             return 1.0 if ss_res == 0 else 0.0
         return float(1.0 - ss_res / ss_tot)
+
+
+def candidate_splits(X, y, *, criterion="entropy", multiway=False, sample_weight=None,
+                     categorical_features="auto", missing="c4.5", average_gain=False,
+                     min_samples_leaf=1, task=None):
+    """Every feature's best split of one node (all of X), best first.
+
+    The table a lecturer writes on the board: one row per feature with its
+    ``gain``, ``gain_ratio``, ``split_info``, ``threshold`` (NaN for a
+    categorical feature), ``children`` (the branches), ``missing_fraction`` and
+    the children's impurities and sizes.  ``task`` is "classification" or
+    "regression"; by default it follows the criterion.  Each recorded step's
+    ``candidates`` is this same table for that node's samples.
+    """
+    if task is None:
+        task = "classification" if criterion in CLASSIFICATION else "regression"
+    common = dict(criterion=criterion, max_depth=1, multiway=multiway,
+                  categorical_features=categorical_features, missing=missing,
+                  min_samples_leaf=min_samples_leaf)
+    if task == "classification":
+        est = DecisionTreeClassifier(average_gain=average_gain, **common)
+    elif task == "regression":
+        est = DecisionTreeRegressor(**common)
+    else:
+        raise ValueError(f"task must be 'classification' or 'regression'; got {task!r}.")
+    est.fit(X, y, sample_weight=sample_weight)
+    table = est.candidates(0)
+    if table is None:  # the node is pure (or too small): nothing to split
+        import pandas as pd
+
+        return pd.DataFrame(columns=["feature", "gain", "gain_ratio", "split_info",
+                                     "threshold", "children", "missing_fraction"])
+    return table

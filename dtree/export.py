@@ -106,8 +106,19 @@ class _TreeView:
             raise ValueError("the estimator is not fitted (its `tree_` is None)")
         self.owner = owner
         self.tree = tree
-        self.left = np.asarray(tree.children_left).astype(np.int64, copy=False)
-        self.right = np.asarray(tree.children_right).astype(np.int64, copy=False)
+        if hasattr(tree, "child_ptr"):  # dtree: any number of children per node
+            ptr, ids = np.asarray(tree.child_ptr), np.asarray(tree.child_ids)
+            self.children = [ids[ptr[i]:ptr[i + 1]].tolist() for i in range(len(ptr) - 1)]
+            self.kind = np.asarray(tree.kind)
+            self.branch_of_code = tree.branch_of_code
+        else:
+            left = np.asarray(tree.children_left).astype(np.int64, copy=False)
+            right = np.asarray(tree.children_right).astype(np.int64, copy=False)
+            self.children = [[] if left[i] == _LEAF else [int(left[i]), int(right[i])]
+                             for i in range(len(left))]
+            self.kind = np.zeros(len(left), dtype=np.int8)
+            self.branch_of_code = None
+        self.internal = np.array([len(c) > 0 for c in self.children], dtype=bool)
         self.feature = np.asarray(tree.feature).astype(np.int64, copy=False)
         self.threshold = np.asarray(tree.threshold, dtype=np.float64)
         self.impurity = np.asarray(tree.impurity, dtype=np.float64)
@@ -119,7 +130,7 @@ class _TreeView:
         elif value.ndim == 2:
             value = value[:, None, :]
         self.value = value
-        self.node_count = int(getattr(tree, "node_count", len(self.left)))
+        self.node_count = int(getattr(tree, "node_count", len(self.children)))
         self.n_outputs = value.shape[1]
         self.n_classes = value.shape[2]
         ids = getattr(tree, "node_ids", None)
@@ -135,10 +146,20 @@ class _TreeView:
         return default
 
     def is_leaf(self, node):
-        return self.left[node] == _LEAF
+        return not self.children[node]
+
+    def branch_names(self, node, categories):
+        """For a categorical split, the category labels of each branch."""
+        table = self.branch_of_code[node]
+        labels = None if categories is None else categories[int(self.feature[node])]
+        out = []
+        for child in range(int(np.max(table)) + 1):
+            codes = np.flatnonzero(table == child)
+            out.append([str(labels[c]) if labels is not None else str(c) for c in codes])
+        return out
 
     def criterion_name(self):
-        crit = self.attr("criterion")
+        crit = self.attr("criterion_") or self.attr("criterion")
         if crit is not None and not isinstance(crit, str):
             crit = getattr(crit, "name", None)
         return crit if isinstance(crit, str) else None
@@ -176,9 +197,7 @@ class _TreeView:
         while stack:
             n, d = stack.pop()
             best = max(best, d)
-            if self.left[n] != _LEAF and self.right[n] != _LEAF:
-                stack.append((self.left[n], d + 1))
-                stack.append((self.right[n], d + 1))
+            stack.extend((c, d + 1) for c in self.children[n])
         return best
 
 
@@ -201,7 +220,7 @@ def _feature_names(view, feature_names, default_from_estimator):
     if feature_names is None:
         return None
     names = _names(feature_names, "feature_names")
-    used = view.feature[view.left != _LEAF]
+    used = view.feature[view.internal]
     n_features = view.n_features()
     if n_features is not None and len(names) != n_features:
         raise ValueError(
@@ -229,6 +248,7 @@ def export_text(
     spacing=3,
     decimals=2,
     show_weights=False,
+    categories=None,
 ):
     """Describe the rules of a fitted tree as indented text.
 
@@ -255,6 +275,11 @@ def export_text(
         Digits after the decimal point for thresholds, values and weights.
     show_weights : bool
         Classifiers only: print the weighted class counts on each leaf.
+    categories : list, optional
+        Category labels per feature (None for numeric ones); defaults to
+        ``est.categories_``.  A multiway split prints one ``feature = label``
+        line per branch, a subset split ``feature in {...}`` and
+        ``feature not in {...}``.
     """
     _check_int(max_depth, "max_depth", 0)
     _check_int(spacing, "spacing", 1)
@@ -262,6 +287,7 @@ def export_text(
     view = _TreeView(est)
     classifier = view.is_classifier(class_names)
     names = _feature_names(view, feature_names, default_from_estimator=False)
+    cats = categories if categories is not None else view.attr("categories_")
 
     if classifier:
         classes = view.attr("classes_")
@@ -320,11 +346,19 @@ def export_text(
         if depth <= max_depth + 1:
             if not view.is_leaf(node):
                 name = feature_label(node)
-                t = f"{view.threshold[node]:.{decimals}f}"
-                todo.append((int(view.right[node]), depth + 1))
-                todo.append(f"{indent} {name} >  {t}\n")
-                todo.append((int(view.left[node]), depth + 1))
-                todo.append(f"{indent} {name} <= {t}\n")
+                kids = view.children[node]
+                if view.kind[node] == 0:
+                    t = f"{view.threshold[node]:.{decimals}f}"
+                    conditions = [f"{name} <= {t}", f"{name} >  {t}"]
+                elif view.kind[node] == 1:
+                    left = "{" + ", ".join(view.branch_names(node, cats)[0]) + "}"
+                    conditions = [f"{name} in {left}", f"{name} not in {left}"]
+                else:
+                    conditions = [f"{name} = {', '.join(labels)}"
+                                  for labels in view.branch_names(node, cats)]
+                for kid, condition in reversed(list(zip(kids, conditions))):
+                    todo.append((int(kid), depth + 1))
+                    todo.append(f"{indent} {condition}\n")
             else:
                 out.append(leaf_line(node, indent))
         else:
@@ -523,6 +557,7 @@ def export_graphviz(
     leaves_parallel=False,
     palette=None,
     impurity_name=None,
+    categories=None,
 ):
     """Draw a fitted tree as Graphviz DOT source.
 
@@ -576,6 +611,11 @@ def export_graphviz(
         Regression trees use the first colour.
     impurity_name : str, optional
         Name on the impurity line; defaults to ``est.criterion``.
+    categories : list, optional
+        Category labels per feature (None for numeric features); defaults to
+        ``est.categories_``.  A multiway node shows its feature and labels
+        each edge with its categories; a subset node shows
+        ``feature in {...}`` with True/False edges.
 
     Returns
     -------
@@ -583,6 +623,7 @@ def export_graphviz(
         DOT source (UTF-8 text).  Graph nodes are named by node index.
     """
     view = _TreeView(est)
+    cats = categories if categories is not None else view.attr("categories_")
     _check_int(precision, "precision", 0)
     precision = int(precision)
     if max_depth is not None:
@@ -684,7 +725,13 @@ def export_graphviz(
         if not view.is_leaf(node):
             f = int(view.feature[node])
             fname = f"feature_{f}" if feature_text is None else feature_text[f]
-            lines.append(f"{fname} <= {_format_threshold(thresholds[node], precision)}")
+            if view.kind[node] == 0:
+                lines.append(f"{fname} <= {_format_threshold(thresholds[node], precision)}")
+            elif view.kind[node] == 1:
+                left = esc("{" + ", ".join(view.branch_names(node, cats)[0]) + "}")
+                lines.append(f"{fname} in {left}")
+            else:
+                lines.append(f"{fname} = ?")
         if impurity:
             lines.append(f"{impurity_text} = {_format_number(impurities[node], precision)}")
         if proportion:
@@ -742,15 +789,19 @@ def export_graphviz(
             ranks.setdefault(depth, []).append(node)
         if parent is not None:
             edge = f"{parent} -> {node}"
-            if parent == 0:
-                is_left = node == int(view.left[0])
+            position = view.children[parent].index(node)
+            if view.kind[parent] == 2:  # multiway: every edge names its categories
+                text = esc(", ".join(view.branch_names(parent, cats)[position]))
+                edge += f' [label="{text}"]'
+            elif parent == 0:
+                is_left = position == 0
                 angle = angles[0] if is_left else angles[1]
                 text = "True" if is_left else "False"
                 edge += f' [labeldistance=2.5, labelangle={angle}, headlabel="{text}"]'
             out.append(edge + " ;\n")
         if not truncated and not view.is_leaf(node):
-            todo.append((int(view.right[node]), node, depth + 1))
-            todo.append((int(view.left[node]), node, depth + 1))
+            for kid in reversed(view.children[node]):
+                todo.append((int(kid), node, depth + 1))
 
     if leaves_parallel:
         for key in sorted(ranks, key=lambda k: (k == "leaves", k if k != "leaves" else 0)):
