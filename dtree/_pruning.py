@@ -1,0 +1,802 @@
+"""Post-pruning you can watch: minimal cost-complexity, reduced-error, pessimistic.
+
+Minimal cost-complexity pruning (Breiman et al.; scikit-learn's ``ccp_alpha``)
+------------------------------------------------------------------------------
+For a node t of a tree with root weight W (sum of sample weights at the root):
+
+* R(t)   = I(t) * W_t / W, the node's own weighted impurity (a leaf's cost);
+* R(T_t) = the sum of R over the leaves of the branch below t (as it is now);
+* |T_t|  = the number of those leaves;
+* g(t)   = (R(t) - R(T_t)) / (|T_t| - 1), the alpha at which collapsing t into a
+  leaf stops costing anything: R(t) + alpha == R(T_t) + alpha * |T_t|.
+
+Weakest-link pruning collapses, one node per step, the internal node with the
+smallest g(t) (the lowest id on an exact tie, so tied alphas repeat in the
+path), updates R(T_t) and |T_t| of its ancestors and repeats until the root is
+a leaf.  This gives the nested subtrees T0 (the input) > T1 > ... > {root}.
+``ccp_alpha = a`` keeps pruning while the smallest g(t) <= a.  Every sum is
+formed in the order scikit-learn forms it, so exact ties break the same way.
+
+Reduced-error (REP) and pessimistic error pruning (PEP)
+-------------------------------------------------------
+REP uses a validation set: bottom-up, a node is collapsed when its validation
+errors as a leaf are not larger than those of the branch below it.  PEP uses
+only the training counts stored in the tree, with a continuity correction of
+1/2 per leaf: top-down, a node is collapsed when
+``error(t) + 0.5 < E(T_t) + std(T_t)`` with ``E(T_t) = sum of leaf errors +
+0.5 * |T_t|`` and ``std(T_t) = sqrt(E(T_t) * (1 - E(T_t) / N(T_t)))``.
+
+Nothing here mutates a tree: every function returns a new ``Tree``.  Trees are
+walked through ``parent``, ``depth``, ``is_leaf()`` and ``children_of()``, so
+nodes with more than two children need no special case.
+"""
+
+import heapq
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from ._tree import TREE_LEAF, Tree
+
+__all__ = [
+    "PruneResult", "PruneStep", "PruningPath", "PruningSequence", "ccp_cross_validate",
+    "ccp_holdout", "ccp_prune", "cost_complexity_table", "pessimistic_prune",
+    "pruning_path", "pruning_sequence", "reduced_error_prune",
+]
+
+
+# ---------------------------------------------------------------------------
+# walking a tree through its parent array
+# ---------------------------------------------------------------------------
+
+def _levels(tree):
+    """Node ids grouped by depth, shallowest first, ids ascending in each."""
+    depth = tree.depth - tree.depth[0]
+    order = np.argsort(depth, kind="stable")
+    bounds = np.cumsum(np.bincount(depth, minlength=int(depth.max()) + 1))
+    return np.split(order, bounds[:-1])
+
+
+def _ancestor_pairs(tree, nodes):
+    """Pairs (ancestor, k): for each ``nodes[k]``, itself and every node above it.
+
+    The pairs are sorted by k, so a ``np.bincount`` over them adds the
+    contributions to each ancestor in the order of ``nodes``.
+    """
+    ancestors, owners = [], []
+    cur, own = np.asarray(nodes, dtype=np.intp), np.arange(len(nodes))
+    while cur.size:
+        ancestors.append(cur)
+        owners.append(own)
+        up = tree.parent[cur]
+        cur, own = up[up >= 0], own[up >= 0]
+    ancestors, owners = np.concatenate(ancestors), np.concatenate(owners)
+    order = np.argsort(owners, kind="stable")
+    return ancestors[order], owners[order]
+
+
+def _branch_costs(tree):
+    """R(t), R(T_t) and |T_t| for every node.
+
+    R(T_t) adds the leaves' costs in increasing leaf id, starting from 0, which
+    is scikit-learn's order: g(t) then agrees with it to the last bit, and
+    exact ties break the same way.
+    """
+    w = tree.weighted_n_node_samples
+    r_node = w * tree.impurity / w[0]
+    leaves = np.flatnonzero(tree.is_leaf())
+    anc, k = _ancestor_pairs(tree, leaves)
+    n = tree.node_count
+    r_branch = np.bincount(anc, weights=r_node[leaves][k], minlength=n)
+    n_leaves = np.bincount(anc, minlength=n)
+    return r_node, r_branch, n_leaves
+
+
+def _alpha_of(r_node, r_branch, n_leaves):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (r_node - r_branch) / (n_leaves - 1)
+
+
+def cost_complexity_table(tree):
+    """Cost-complexity values of every node of ``tree`` (any tree, including a
+    partial tree from ``tree_at(k)``).
+
+    Returns a DataFrame indexed by the compact node index, with columns
+
+    * ``node_id``: the node's id in the fully grown tree (``tree.node_ids``);
+    * ``is_leaf``;
+    * ``R_t``: R(t) = impurity * W_t / W_root;
+    * ``R_Tt``: R(T_t), the sum of R over the node's current leaves;
+    * ``n_leaves``: |T_t| (1 for a leaf);
+    * ``g``: (R(t) - R(T_t)) / (|T_t| - 1), NaN for leaves;
+    * ``weakest_link``: True for the one internal node weakest-link pruning
+      would collapse next (the smallest g, the lowest index on a tie).
+    """
+    import pandas as pd
+
+    r_node, r_branch, n_leaves = _branch_costs(tree)
+    leaf = tree.is_leaf()
+    g = np.where(leaf, np.nan, _alpha_of(r_node, r_branch, n_leaves))
+    weakest = np.zeros(tree.node_count, dtype=bool)
+    if not leaf.all():
+        weakest[np.argmin(np.where(leaf, np.inf, g))] = True
+    return pd.DataFrame({
+        "node_id": tree.node_ids,
+        "is_leaf": leaf,
+        "R_t": r_node,
+        "R_Tt": r_branch,
+        "n_leaves": np.where(leaf, 1, n_leaves),
+        "g": g,
+        "weakest_link": weakest,
+    })
+
+
+# ---------------------------------------------------------------------------
+# the weakest-link sequence
+# ---------------------------------------------------------------------------
+
+_NEVER = np.iinfo(np.intp).max  # "not collapsed / not removed in any step"
+_FLOAT_FIELDS = ("alpha", "R_t", "R_Tt", "total_cost")
+
+
+def _subtree_spans(tree, levels):
+    """A layout in which every branch is contiguous: node ``i`` sits at
+    ``start[i]`` and its descendants fill the next ``size[i] - 1`` places."""
+    n = tree.node_count
+    size = np.ones(n, dtype=np.intp)
+    for nodes in reversed(levels[1:]):
+        np.add.at(size, tree.parent[nodes], size[nodes])
+    start = np.zeros(n, dtype=np.intp)
+    for nodes in levels[1:]:
+        # siblings, grouped by parent, take consecutive places after it
+        by_parent = nodes[np.argsort(tree.parent[nodes], kind="stable")]
+        sizes = size[by_parent]
+        before = np.cumsum(sizes) - sizes
+        parents = tree.parent[by_parent]
+        first = np.r_[True, parents[1:] != parents[:-1]]
+        group_base = np.maximum.accumulate(np.where(first, before, 0))
+        start[by_parent] = start[parents] + 1 + before - group_base
+    return start, size
+
+
+def _removal_steps(tree, levels, collapsed_at):
+    """For every node, the first step after which it is no longer in the tree
+    (the step that collapsed one of its ancestors), or _NEVER."""
+    removed_at = np.full(tree.node_count, _NEVER, dtype=np.intp)
+    for nodes in levels[1:]:
+        up = tree.parent[nodes]
+        removed_at[nodes] = np.minimum(removed_at[up], collapsed_at[up])
+    return removed_at
+
+
+def _weakest_links(tree, stop_alpha=None):
+    """Run weakest-link pruning on ``tree``; stop before the first step whose
+    alpha exceeds ``stop_alpha`` (None: go on until the root is a leaf).
+
+    Returns the per-step arrays and, per node, the step that collapsed it.
+
+    scikit-learn rescans every node at each step.  Here a heap holds (g, id)
+    for every internal node; collapsing a node changes g only for its
+    ancestors, whose values are recomputed (with the same floating-point
+    operations as scikit-learn) and pushed when they went down.  An entry
+    whose g went up is re-pushed with the current value when it surfaces.
+    So the smallest (g, id) pair pops first, as in scikit-learn's scan.
+    """
+    r_node_a, r_branch_a, n_leaves_a = _branch_costs(tree)
+    levels = _levels(tree)
+    start, size = _subtree_spans(tree, levels)
+    internal = np.flatnonzero(~tree.is_leaf())
+    g_now = np.full(tree.node_count, np.inf)
+    g_now[internal] = _alpha_of(r_node_a, r_branch_a, n_leaves_a)[internal]
+    heap = list(zip(g_now[internal].tolist(), internal.tolist()))
+    heapq.heapify(heap)
+
+    # plain Python containers: the loop touches one node at a time
+    r_node, r_branch = r_node_a.tolist(), r_branch_a.tolist()
+    n_leaves, g_now = n_leaves_a.tolist(), g_now.tolist()
+    parent, start_l, size_l = tree.parent.tolist(), start.tolist(), size.tolist()
+    gone = bytearray(tree.node_count)  # in layout order: dropped by a collapse
+    ones = b"\x01" * tree.node_count
+    collapsed = bytearray(tree.node_count)
+    total_leaves = int(tree.is_leaf().sum())
+    rec = []  # (node, alpha, R_t, R_Tt, n_leaves, total_cost, total_leaves)
+    push, pop = heapq.heappush, heapq.heappop
+    while heap:
+        alpha, t = pop(heap)
+        if collapsed[t] or gone[start_l[t]]:
+            continue
+        if alpha != g_now[t]:
+            if alpha < g_now[t]:  # g(t) grew since this entry was pushed
+                push(heap, (g_now[t], t))
+            continue
+        if stop_alpha is not None and alpha > stop_alpha:
+            break
+        # collapse t into a leaf
+        cut = n_leaves[t] - 1
+        r_diff = r_node[t] - r_branch[t]
+        r_before = r_branch[t]
+        collapsed[t] = 1
+        r_branch[t] = r_node[t]
+        lo, hi = start_l[t] + 1, start_l[t] + size_l[t]
+        gone[lo:hi] = ones[lo:hi]
+        a = parent[t]
+        while a >= 0:
+            n_leaves[a] -= cut
+            r_branch[a] += r_diff
+            g = (r_node[a] - r_branch[a]) / (n_leaves[a] - 1)
+            if g < g_now[a]:
+                push(heap, (g, a))
+            g_now[a] = g
+            a = parent[a]
+        total_leaves -= cut
+        rec.append((t, alpha, r_node[t], r_before, cut + 1, r_branch[0], total_leaves))
+        if t == 0:
+            break
+    columns = list(zip(*rec)) or [()] * 7
+    rec = {name: np.array(col, dtype=np.float64 if name in _FLOAT_FIELDS else np.intp)
+           for name, col in zip(("node", "alpha", "R_t", "R_Tt", "n_leaves", "total_cost",
+                                 "total_leaves"), columns)}
+    collapsed_at = np.full(tree.node_count, _NEVER, dtype=np.intp)
+    collapsed_at[rec["node"]] = np.arange(len(rec["node"]))
+    return rec, collapsed_at, float(r_branch_a[0]), levels
+
+
+@dataclass(frozen=True)
+class PruneStep:
+    """One collapse of the weakest-link sequence.
+
+    index : position in the sequence (the tree after it is ``tree_at(index + 1)``)
+    node : the collapsed node's index in the pruned input tree
+    node_id : its id in the fully grown tree
+    alpha : g(node) when it was the weakest link (scikit-learn's effective alpha)
+    R_t, R_Tt, n_leaves : R(t), R(T_t) and |T_t| just before the collapse
+    n_removed : nodes that leave the tree (the branch below ``node``)
+    total_cost : R(T) of the whole tree after the step (the path's impurity)
+    total_leaves : leaves of the whole tree after the step
+    """
+
+    index: int
+    node: int
+    node_id: int
+    alpha: float
+    R_t: float
+    R_Tt: float
+    n_leaves: int
+    n_removed: int
+    total_cost: float
+    total_leaves: int
+
+    def __repr__(self):
+        return (f"PruneStep({self.index}: collapse node {self.node_id} at "
+                f"alpha={self.alpha:.6g}, {self.n_leaves} leaves -> 1, "
+                f"R(T)={self.total_cost:.6g})")
+
+
+class PruningPath(dict):
+    """scikit-learn's pruning path: a dict with ``ccp_alphas`` and
+    ``impurities``, whose keys can also be read as attributes."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+class PruningSequence:
+    """The weakest-link sequence T0 > T1 > ... > {root} of a tree, replayable
+    like growth: ``steps[k]`` collapses one node, ``tree_at(k)`` is the tree
+    after the first ``k`` collapses.
+
+    Attributes
+    ----------
+    tree : the input tree (T0; never modified)
+    steps : list of :class:`PruneStep`
+    ccp_alphas, impurities : scikit-learn's ``cost_complexity_pruning_path``
+        (length ``len(steps) + 1``; entry 0 is the input tree at alpha 0)
+    n_leaves : leaves of ``tree_at(k)`` for each k
+    """
+
+    def __init__(self, tree, rec, collapsed_at, start_cost, levels):
+        self.tree = tree
+        self._rec = rec
+        self.collapsed_at = collapsed_at
+        self.removed_at = _removal_steps(tree, levels, collapsed_at)
+        self.ccp_alphas = np.r_[0.0, rec["alpha"]]
+        self.impurities = np.r_[start_cost, rec["total_cost"]]
+        self.n_leaves = np.r_[tree.n_leaves, rec["total_leaves"]]
+        self._steps = None
+
+    def __len__(self):
+        return len(self._rec["node"])
+
+    def __repr__(self):
+        return (f"PruningSequence({len(self)} steps, {self.n_leaves[0]} -> "
+                f"{self.n_leaves[-1]} leaves, alpha up to {self.ccp_alphas[-1]:.6g})")
+
+    @property
+    def steps(self):
+        if self._steps is None:
+            rec = self._rec
+            n_removed = np.bincount(self.removed_at[self.removed_at != _NEVER],
+                                    minlength=len(self))
+            self._steps = [
+                PruneStep(index=k, node=int(node), node_id=int(self.tree.node_ids[node]),
+                          alpha=float(rec["alpha"][k]), R_t=float(rec["R_t"][k]),
+                          R_Tt=float(rec["R_Tt"][k]), n_leaves=int(rec["n_leaves"][k]),
+                          n_removed=int(n_removed[k]),
+                          total_cost=float(rec["total_cost"][k]),
+                          total_leaves=int(rec["total_leaves"][k]))
+                for k, node in enumerate(rec["node"])]
+        return self._steps
+
+    def path(self):
+        """scikit-learn's ``cost_complexity_pruning_path`` as a dict."""
+        return PruningPath(ccp_alphas=self.ccp_alphas.copy(), impurities=self.impurities.copy())
+
+    def to_frame(self):
+        """One row per step (the fields of :class:`PruneStep`)."""
+        import pandas as pd
+
+        columns = list(PruneStep.__dataclass_fields__)
+        return pd.DataFrame([[getattr(s, c) for c in columns] for s in self.steps],
+                            columns=columns)
+
+    def keep_mask(self, k):
+        """Nodes of ``tree`` still present after ``k`` collapses."""
+        self._check_k(k)
+        return self.removed_at >= k
+
+    def tree_at(self, k):
+        """The tree after the first ``k`` collapses, renumbered compactly in id
+        order like the growth replay (``node_ids`` still name the full tree)."""
+        return _collapsed_tree(self.tree, self.keep_mask(k))
+
+    def table_at(self, k):
+        """:func:`cost_complexity_table` of ``tree_at(k)``, whose ``weakest_link``
+        is the node that step ``k`` collapses.
+
+        (The table sums each R(T_t) afresh, the sequence updates it after each
+        collapse as scikit-learn does; at an exact tie the two roundings could
+        otherwise point at different nodes.)
+        """
+        keep = self.keep_mask(k)
+        table = cost_complexity_table(_collapsed_tree(self.tree, keep))
+        if k < len(self):
+            at = np.searchsorted(np.flatnonzero(keep), self._rec["node"][k])
+            table["weakest_link"] = np.arange(len(table)) == at
+        return table
+
+    def n_steps_for(self, ccp_alpha):
+        """How many collapses ``ccp_alpha`` makes: scikit-learn prunes while the
+        weakest link's g <= ccp_alpha."""
+        over = np.flatnonzero(self._rec["alpha"] > ccp_alpha)
+        return int(over[0]) if over.size else len(self)
+
+    def prune(self, ccp_alpha):
+        """The tree scikit-learn keeps for ``ccp_alpha`` (ids in pre-order)."""
+        return _preorder_renumbered(self.tree_at(self.n_steps_for(ccp_alpha)))
+
+    def _check_k(self, k):
+        if not (isinstance(k, (int, np.integer)) and 0 <= k <= len(self)):
+            raise ValueError(f"k must be an int in [0, {len(self)}]; got {k!r}.")
+
+
+def pruning_sequence(tree):
+    """The weakest-link pruning sequence of ``tree`` (any tree, including a
+    partial one from ``tree_at(k)``): a :class:`PruningSequence`."""
+    return PruningSequence(tree, *_weakest_links(tree))
+
+
+def pruning_path(tree):
+    """scikit-learn's minimal cost-complexity pruning path of ``tree``.
+
+    Returns a dict (with attribute access) holding ``ccp_alphas``, the
+    effective alpha of each step (0 first), and ``impurities``, the total leaf
+    cost R(T) of the tree after each step.  Tied alphas repeat.
+    """
+    rec, _, start_cost, _ = _weakest_links(tree)
+    return PruningPath(ccp_alphas=np.r_[0.0, rec["alpha"]],
+                       impurities=np.r_[start_cost, rec["total_cost"]])
+
+
+def ccp_prune(tree, alpha):
+    """``tree`` pruned with ``ccp_alpha = alpha``, as scikit-learn prunes it.
+
+    Collapses weakest links while the smallest g(t) <= alpha and returns a new
+    tree numbered in pre-order (scikit-learn's numbering of a pruned tree; for
+    depth-first trees this is the original order).
+    """
+    rec, collapsed_at, _, levels = _weakest_links(tree, stop_alpha=float(alpha))
+    keep = _removal_steps(tree, levels, collapsed_at) == _NEVER
+    return _preorder_renumbered(_collapsed_tree(tree, keep))
+
+
+# ---------------------------------------------------------------------------
+# building pruned trees
+# ---------------------------------------------------------------------------
+
+def _collapsed_tree(tree, keep):
+    """``tree.subtree(keep)``; the nodes it turns into leaves get a stop reason."""
+    sub = tree.subtree(keep)
+    was_internal = ~tree.is_leaf()[keep]
+    sub.stop_reason = np.where(sub.is_leaf() & was_internal, "pruned",
+                               sub.stop_reason).astype(object)
+    return sub
+
+
+def _preorder(tree):
+    order, stack = [], [0]
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        stack.extend(reversed(tree.children_of(node)))
+    return np.array(order, dtype=np.intp)
+
+
+def _preorder_renumbered(tree):
+    """``tree`` with its nodes renumbered in pre-order (first child first)."""
+    order = _preorder(tree)
+    if np.array_equal(order, np.arange(tree.node_count)):
+        return tree
+    from . import _tree
+
+    new_of_old = np.empty_like(order)
+    new_of_old[order] = np.arange(len(order))
+    remap = lambda ids: np.where(ids >= 0, new_of_old[np.maximum(ids, 0)], ids)
+    if hasattr(tree, "child_ptr"):  # children stored as lists (child_ptr/child_ids)
+        names = _tree._NODE_ARRAYS
+        counts = np.diff(tree.child_ptr)[order]
+        ptr = np.r_[0, np.cumsum(counts)].astype(np.intp)
+        slots = np.repeat(tree.child_ptr[:-1][order] - ptr[:-1], counts) + np.arange(ptr[-1])
+        arrays = {name: getattr(tree, name)[order] for name in names}
+        arrays["parent"] = remap(arrays["parent"])
+        return Tree(child_ptr=ptr, child_ids=remap(tree.child_ids[slots]),
+                    child_share=tree.child_share[slots],
+                    distribute_missing=tree.distribute_missing, **arrays)
+    arrays = {name: getattr(tree, name)[order] for name in _tree._ARRAYS}
+    for name in ("children_left", "children_right", "parent"):
+        arrays[name] = remap(arrays[name])
+    return Tree(**arrays)
+
+
+# ---------------------------------------------------------------------------
+# choosing alpha: k-fold cross-validation and a hold-out set
+# ---------------------------------------------------------------------------
+
+def _unpruned_clone(estimator):
+    return type(estimator)(**dict(estimator.get_params(), ccp_alpha=0.0))
+
+
+def _node_predictions(estimator, tree):
+    """What each node predicts as a leaf: a class label or a number."""
+    if hasattr(estimator, "classes_"):
+        return estimator.classes_[np.argmax(tree.value[:, 0, :], axis=1)]
+    return tree.value[:, 0, 0]
+
+
+def _row_losses(estimator, tree, X32, y):
+    """0/1 loss (classifier) or squared error (regressor) of each row."""
+    pred = np.asarray(tree.predict(X32)).reshape(X32.shape[0], -1)
+    if hasattr(estimator, "classes_"):
+        return (estimator.classes_[np.argmax(pred, axis=1)] != y).astype(np.float64)
+    return (pred[:, 0] - y) ** 2
+
+
+def _distinct_subtrees(seq):
+    """(alpha, number of collapses) for each distinct tree ``ccp_alpha`` can
+    give: tied alphas collapse several nodes at once, so they give one tree."""
+    alphas = np.unique(seq.ccp_alphas)
+    ks = np.array([seq.n_steps_for(a) for a in alphas], dtype=np.intp)
+    first = np.r_[True, ks[1:] != ks[:-1]]
+    return alphas[first], ks[first]
+
+
+def _weighted_mean(values, w):
+    return float(np.sum(w * values) / np.sum(w))
+
+
+def _simplest_within(errors, limit):
+    """Index of the largest alpha (smallest tree) whose error is <= limit."""
+    return int(np.flatnonzero(errors <= limit)[-1])
+
+
+def _prepare(X, y, sample_weight):
+    from ._base import as_float32_matrix, as_sample_weight, as_target
+
+    X32 = as_float32_matrix(X)
+    y = as_target(y, n_samples=X32.shape[0])
+    has_weights = sample_weight is not None
+    return X32, y, as_sample_weight(sample_weight, X32.shape[0]), has_weights
+
+
+def ccp_cross_validate(estimator, X, y, *, cv=5, sample_weight=None, random_state=0,
+                       midpoints=True):
+    """k-fold cross-validation over the cost-complexity path, as rpart's
+    printcp/plotcp do.
+
+    The tree is grown on all of (X, y) with ``estimator``'s parameters and
+    ``ccp_alpha = 0``; each distinct subtree T_k of its weakest-link sequence is
+    kept for ``alpha`` in [alpha_k, alpha_{k+1}).  In each of ``cv`` folds
+    (rows shuffled with ``numpy.random.default_rng(random_state)``, then cut
+    into near-equal parts) a tree is grown on the other folds, pruned with
+    ``alpha_cv`` and scored on the held-out fold.  With ``midpoints`` (rpart's
+    choice) ``alpha_cv`` is the geometric mean sqrt(alpha_k * alpha_{k+1}), a
+    value inside T_k's interval (infinity for the last, the root alone);
+    otherwise it is alpha_k itself.
+
+    The error is the misclassification rate (classifier) or the mean squared
+    error (regressor), weighted by ``sample_weight`` if given.
+
+    Returns a DataFrame, one row per distinct subtree, by increasing alpha:
+    ``alpha``, ``alpha_cv``, ``n_leaves``, ``train_error`` (T_k on all the
+    data), ``cv_error`` (every row predicted once, by the fold that held it
+    out), ``cv_se`` (its standard error: the standard deviation of the per-row
+    losses / sqrt(n), rpart's xstd), ``fold_1`` ... ``fold_<cv>`` (each fold's
+    error), ``is_min`` (the smallest ``cv_error``; the smaller tree on a tie)
+    and ``is_1se`` (the smallest tree with ``cv_error`` <= minimum + its
+    standard error).  ``frame.attrs`` holds ``alpha_min``, ``alpha_1se``,
+    ``cv`` and ``error``.
+    """
+    import pandas as pd
+
+    X32, y, w, has_weights = _prepare(X, y, sample_weight)
+    n = X32.shape[0]
+    if not (isinstance(cv, (int, np.integer)) and 2 <= cv <= n):
+        raise ValueError(f"cv must be an int in [2, n_samples={n}]; got {cv!r}.")
+    fit_w = lambda rows: w[rows] if has_weights else None
+
+    full = _unpruned_clone(estimator).fit(X32, y, sample_weight=fit_w(slice(None)))
+    seq = pruning_sequence(full.tree_)
+    alphas, ks = _distinct_subtrees(seq)
+    if midpoints:
+        alpha_cv = np.r_[np.sqrt(np.maximum(alphas[:-1], 0) * alphas[1:]), np.inf]
+    else:
+        alpha_cv = alphas.copy()
+    train_error = [_weighted_mean(_row_losses(full, seq.tree_at(int(k)), X32, y), w)
+                   for k in ks]
+
+    folds = np.array_split(np.random.default_rng(random_state).permutation(n), cv)
+    losses = np.empty((len(alphas), n))
+    fold_errors = np.empty((len(alphas), cv))
+    for f, test in enumerate(folds):
+        train = np.setdiff1d(np.arange(n), test)
+        est = _unpruned_clone(estimator).fit(X32[train], y[train], sample_weight=fit_w(train))
+        fold_seq = pruning_sequence(est.tree_)
+        for i, a in enumerate(alpha_cv):
+            tree = fold_seq.tree_at(fold_seq.n_steps_for(a))
+            losses[i, test] = _row_losses(est, tree, X32[test], y[test])
+            fold_errors[i, f] = _weighted_mean(losses[i, test], w[test])
+
+    cv_error = losses @ w / w.sum()
+    spread = ((losses - cv_error[:, None]) ** 2) @ w / w.sum()
+    cv_se = np.sqrt(spread / n)
+    best = _simplest_within(cv_error, cv_error.min())
+    one_se = _simplest_within(cv_error, cv_error[best] + cv_se[best])
+    frame = pd.DataFrame({
+        "alpha": alphas, "alpha_cv": alpha_cv, "n_leaves": seq.n_leaves[ks],
+        "train_error": train_error, "cv_error": cv_error, "cv_se": cv_se,
+        **{f"fold_{f + 1}": fold_errors[:, f] for f in range(cv)},
+        "is_min": np.arange(len(alphas)) == best,
+        "is_1se": np.arange(len(alphas)) == one_se,
+    })
+    frame.attrs.update(alpha_min=float(alphas[best]), alpha_1se=float(alphas[one_se]), cv=cv,
+                       error="misclassification" if hasattr(full, "classes_") else
+                       "squared error")
+    return frame
+
+
+def ccp_holdout(estimator, X_val, y_val, *, sample_weight=None):
+    """Score every distinct subtree of a fitted estimator's pruning sequence on
+    a hold-out set.
+
+    Uses ``estimator.unpruned_tree_`` when the estimator was fitted with a
+    ``ccp_alpha`` (else ``estimator.tree_``).  Returns a DataFrame, one row per
+    distinct subtree by increasing alpha: ``alpha``, ``n_leaves``,
+    ``holdout_error`` (misclassification rate or mean squared error),
+    ``holdout_score`` (accuracy, or R²) and ``is_best`` (the smallest error;
+    the smaller tree on a tie).  ``frame.attrs["alpha_best"]`` is its alpha.
+    """
+    import pandas as pd
+
+    X32, y, w, _ = _prepare(X_val, y_val, sample_weight)
+    tree = getattr(estimator, "unpruned_tree_", None)
+    tree = estimator.tree_ if tree is None else tree
+    seq = pruning_sequence(tree)
+    alphas, ks = _distinct_subtrees(seq)
+    errors = np.array([_weighted_mean(_row_losses(estimator, seq.tree_at(int(k)), X32, y), w)
+                       for k in ks])
+    if hasattr(estimator, "classes_"):
+        scores = 1.0 - errors
+    else:
+        spread = _weighted_mean((y - _weighted_mean(y, w)) ** 2, w)
+        scores = 1.0 - errors / spread if spread > 0 else np.where(errors == 0, 1.0, 0.0)
+    best = _simplest_within(errors, errors.min())
+    frame = pd.DataFrame({"alpha": alphas, "n_leaves": seq.n_leaves[ks],
+                          "holdout_error": errors, "holdout_score": scores,
+                          "is_best": np.arange(len(alphas)) == best})
+    frame.attrs["alpha_best"] = float(alphas[best])
+    return frame
+
+
+# ---------------------------------------------------------------------------
+# reduced-error and pessimistic error pruning
+# ---------------------------------------------------------------------------
+
+class PruneResult(NamedTuple):
+    """A pruned tree (new object) and the record of every decision."""
+
+    tree: Tree
+    record: object  # pandas.DataFrame
+
+
+def _record(rows, **dtypes):
+    """A DataFrame of decision rows with fixed column types (also when empty)."""
+    import pandas as pd
+
+    columns = list(zip(*rows)) or [()] * len(dtypes)
+    return pd.DataFrame({name: np.array(col, dtype=dtype)
+                         for (name, dtype), col in zip(dtypes.items(), columns)})
+
+
+def _without_branches_below(tree, pruned_nodes):
+    """The tree in which every node of ``pruned_nodes`` becomes a leaf."""
+    collapsed_at = np.full(tree.node_count, _NEVER, dtype=np.intp)
+    collapsed_at[np.asarray(pruned_nodes, dtype=np.intp)] = 0
+    keep = _removal_steps(tree, _levels(tree), collapsed_at) == _NEVER
+    return _collapsed_tree(tree, keep)
+
+
+def _postorder(tree):
+    """Node ids with every node after all of its descendants."""
+    return _preorder_mirror(tree)[::-1]
+
+
+def _preorder_mirror(tree):
+    order, stack = [], [0]
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        stack.extend(tree.children_of(node))
+    return order
+
+
+def reduced_error_prune(estimator, X_val, y_val, *, sample_weight=None, tree=None):
+    """Reduced-error pruning (REP) of a fitted estimator's tree on a validation set.
+
+    Bottom-up (every node after its children, children in branch order), an
+    internal node t is collapsed into a leaf when the validation errors of t
+    as a leaf (predicting what it predicts from training) are not more than
+    those of the branch below it as it stands, i.e. after its children's own
+    decisions.  Errors are misclassified validation rows for a classifier
+    (weighted by ``sample_weight`` if given) and the sum of squared errors
+    for a regressor.  A node that no validation row reaches has 0 errors
+    either way and is collapsed: REP trusts the validation set entirely.
+
+    The seed notes call the method top-down in one sentence and bottom-up in
+    the next; this follows the bottom-up order, which is Quinlan's.
+
+    ``tree`` defaults to ``estimator.tree_``; any tree of the estimator (e.g.
+    ``tree_at(k)`` or ``unpruned_tree_``) may be given instead.
+
+    Returns ``PruneResult(tree, record)``; the record has one row per internal
+    node in decision order: ``node``, ``node_id``, ``depth``, ``n_val``
+    (validation weight reaching the node), ``n_leaves`` (leaves of the branch
+    before the decision), ``errors_before`` (the branch), ``errors_after``
+    (the node as a leaf), ``pruned`` and ``tree_errors`` (validation errors of
+    the whole tree after the decision; ``record.attrs["errors_start"]`` is the
+    value before any).
+    """
+    tree = estimator.tree_ if tree is None else tree
+    X32, y, w, _ = _prepare(X_val, y_val, sample_weight)
+    anc, row = _ancestor_pairs(tree, tree.apply(X32))
+    pred = _node_predictions(estimator, tree)
+    if hasattr(estimator, "classes_"):
+        loss = w[row] * (pred[anc] != y[row])
+    else:
+        loss = w[row] * (pred[anc] - y[row]) ** 2
+    n = tree.node_count
+    leaf_errors = np.bincount(anc, weights=loss, minlength=n)  # each node as a leaf
+    n_val = np.bincount(anc, weights=w[row], minlength=n)
+
+    current = leaf_errors.tolist()  # errors of each branch as it stands
+    leaves = [1] * n
+    total = float(leaf_errors[tree.is_leaf()].sum())
+    start = total
+    rows, pruned_nodes = [], []
+    for t in _postorder(tree):
+        kids = tree.children_of(t)
+        if not kids:
+            continue
+        before = sum(current[c] for c in kids)
+        n_leaves = sum(leaves[c] for c in kids)
+        after = float(leaf_errors[t])
+        prune = after <= before
+        if prune:
+            current[t], leaves[t] = after, 1
+            total += after - before
+            pruned_nodes.append(t)
+        else:
+            current[t], leaves[t] = before, n_leaves
+        rows.append((t, int(tree.node_ids[t]), int(tree.depth[t]), float(n_val[t]), n_leaves,
+                     before, after, prune, total))
+    record = _record(rows, node=int, node_id=int, depth=int, n_val=float, n_leaves=int,
+                     errors_before=float, errors_after=float, pruned=bool, tree_errors=float)
+    record.attrs["errors_start"] = start
+    return PruneResult(_without_branches_below(tree, pruned_nodes), record)
+
+
+def _training_errors(tree):
+    """Misclassified training weight of every node as a leaf.
+
+    Recovered from the class fractions in ``value`` times the node weight;
+    counts within rounding noise of a whole number (every count, for a tree
+    grown without weights) are snapped to it.
+    """
+    w = tree.weighted_n_node_samples
+    counts = tree.value[:, 0, :] * w[:, None]
+    whole = np.rint(counts)
+    counts = np.where(np.abs(counts - whole) <= 1e-9 * np.maximum(w, 1.0)[:, None], whole, counts)
+    return w - counts.max(axis=1)
+
+
+def pessimistic_prune(model, *, tree=None):
+    """Pessimistic error pruning (PEP) of a classification tree, as seed 001
+    describes it.  Needs no validation data: only the training counts.
+
+    For an internal node t with L leaves below it and N(T) training samples:
+
+    * E(T) = sum of the leaves' misclassified samples + 0.5 * L
+      (a continuity correction of 1/2 per leaf);
+    * std(T) = sqrt(E(T) * (1 - E(T) / N(T))), the binomial standard deviation
+      (clipped at 0 if weights make E(T) exceed N(T));
+    * E(leaf) = misclassified samples of t as a leaf + 0.5.
+
+    Top-down (pre-order from the root), t is collapsed when
+    E(leaf) < E(T) + std(T) (strictly, as in the seed); its branch is then
+    gone and is not visited.  With sample weights, "samples" are weights.
+
+    ``model`` is a fitted classifier (its ``tree_`` is pruned unless ``tree``
+    is given) or a classification ``Tree``.  Returns ``PruneResult(tree,
+    record)``; the record has one row per node visited: ``node``, ``node_id``,
+    ``depth``, ``N`` (training weight), ``n_leaves`` (L), ``errors_leaves``
+    (sum of the leaves' errors), ``E_T``, ``std_T``, ``upper`` (E(T) +
+    std(T)), ``errors_node`` (t's errors as a leaf), ``E_leaf`` and ``pruned``.
+    """
+    if hasattr(model, "tree_"):
+        if not hasattr(model, "classes_"):
+            raise ValueError("Pessimistic error pruning counts misclassified samples; it "
+                             "needs a classifier, not a regressor.")
+        tree = model.tree_ if tree is None else tree
+    else:
+        tree = model
+    node_errors = _training_errors(tree)
+    leaves = np.flatnonzero(tree.is_leaf())
+    anc, k = _ancestor_pairs(tree, leaves)
+    leaf_error_sums = np.bincount(anc, weights=node_errors[leaves][k], minlength=tree.node_count)
+    n_leaves = np.bincount(anc, minlength=tree.node_count)
+
+    rows, pruned_nodes, stack = [], [], [0]
+    while stack:
+        t = stack.pop()
+        kids = tree.children_of(t)
+        if not kids:
+            continue
+        N = float(tree.weighted_n_node_samples[t])
+        L = int(n_leaves[t])
+        E_T = float(leaf_error_sums[t]) + 0.5 * L
+        std_T = float(np.sqrt(max(E_T * (1.0 - E_T / N), 0.0)))
+        E_leaf = float(node_errors[t]) + 0.5
+        prune = E_leaf < E_T + std_T
+        rows.append((t, int(tree.node_ids[t]), int(tree.depth[t]), N, L,
+                     float(leaf_error_sums[t]), E_T, std_T, E_T + std_T,
+                     float(node_errors[t]), E_leaf, prune))
+        if prune:
+            pruned_nodes.append(t)
+        else:
+            stack.extend(reversed(kids))
+    record = _record(rows, node=int, node_id=int, depth=int, N=float, n_leaves=int,
+                     errors_leaves=float, E_T=float, std_T=float, upper=float,
+                     errors_node=float, E_leaf=float, pruned=bool)
+    return PruneResult(_without_branches_below(tree, pruned_nodes), record)
