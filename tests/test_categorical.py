@@ -339,3 +339,33 @@ def test_cart_missing_values_match_sklearn():
                 np.testing.assert_array_equal(ours.tree_.missing_go_to_left[internal],
                                               theirs.tree_.missing_go_to_left[internal])
                 np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+
+
+def test_multiway_tree_refuses_binary_view_and_exports(loan):
+    melon = table("watermelon2.csv", drop="编号")
+    three_way = DecisionTreeClassifier(algorithm="id3").fit(melon.drop(columns="好瓜"),
+                                                            melon["好瓜"])
+    with pytest.raises(ValueError, match="multiway"):
+        three_way.tree_.children_left
+    assert three_way.tree_.children_of(0) == [1, 2, 3]
+    X, y = loan
+    est = DecisionTreeClassifier(algorithm="id3").fit(X, y)
+    from dtree import export_graphviz
+
+    dot = export_graphviz(est)
+    assert dot.count(" -> ") == est.tree_.node_count - 1
+    assert 'label="是"' in dot and 'label="否"' in dot  # edges name their category
+    assert "有自己的房子 = ?" in dot and "entropy = 0.971" in dot
+    path = est.decision_path(X)
+    assert path.shape == (15, est.tree_.node_count)
+    np.testing.assert_array_equal(path[np.arange(15), est.apply(X)], True)
+
+
+def test_binary_categorical_tree_keeps_sklearn_view(loan):
+    X, y = loan
+    est = DecisionTreeClassifier(algorithm="cart").fit(X, y)
+    left = est.tree_.children_left
+    assert left[0] == 1 and est.tree_.kind[0] == 1
+    from dtree import export_graphviz
+
+    assert "有自己的房子 in {是}" in export_graphviz(est)
