@@ -122,6 +122,22 @@ class Misclassification(Criterion):
         return np.max(left[:-1], axis=0) + np.max(right[:-1], axis=0)
 
 
+class Taylor2(Criterion):
+    r"""Second-order Taylor expansion of -log p around p = 1 (seed 000's exercise):
+    \sum_k p_k [(1 - p_k) + (1 - p_k)^2 / 2].  Its first-order term alone is
+    the Gini index."""
+
+    name = "taylor2"
+
+    def impurity(self, stats):
+        w = stats[-1]
+        total = 0.0
+        for count in stats[:-1]:
+            q = 1.0 - count / w
+            total = total + (count / w) * (q + 0.5 * q * q)
+        return total
+
+
 class GainRatio(Entropy):
     r"""C4.5's gain ratio: entropy gain divided by the split information.
 
@@ -197,6 +213,7 @@ CLASSIFICATION = {
     "log_loss": Entropy,
     "misclassification": Misclassification,
     "gain_ratio": GainRatio,
+    "taylor2": Taylor2,
 }
 
 REGRESSION = {

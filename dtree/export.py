@@ -56,6 +56,7 @@ _CLASSIFICATION_CRITERIA = {
     "log_loss",
     "misclassification",
     "gain_ratio",
+    "taylor2",
 }
 _REGRESSION_CRITERIA = {
     "squared_error",

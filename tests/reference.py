@@ -20,6 +20,8 @@ def impurity(counts, criterion):
         return -sum(p * math.log2(p) for p in ps if p > 0)
     if criterion == "misclassification":
         return 1.0 - max(ps)
+    if criterion == "taylor2":
+        return sum(p * ((1 - p) + (1 - p) ** 2 / 2) for p in ps)
     raise ValueError(criterion)
 
 

@@ -101,3 +101,28 @@ def test_absolute_error_impurity_by_hand():
     assert est.tree_.impurity[left] == pytest.approx(2 / 3)
     assert est.tree_.impurity[right] == pytest.approx(2 / 3)
     assert est.tree_.value[left, 0, 0] == 2.0 and est.tree_.value[right, 0, 0] == 11.0
+
+
+def test_taylor2_by_hand():
+    """sum p[(1-p) + (1-p)^2/2]: for p = (9/15, 6/15) that is
+    0.6*(0.4 + 0.08) + 0.4*(0.6 + 0.18) = 0.288 + 0.312 = 0.6."""
+    y = np.array([1] * 9 + [0] * 6)
+    X = np.array([0] * 5 + [1] * 4 + [0] * 1 + [1] * 5, dtype=np.float32)[:, None]
+    est = DecisionTreeClassifier(criterion="taylor2", max_depth=1).fit(X, y)
+    assert est.tree_.impurity[0] == pytest.approx(0.6)
+    # children: x=0 -> 5 positives, 1 negative; x=1 -> 4 positives, 5 negatives
+    def t2(*counts):
+        n = sum(counts)
+        return sum(c / n * ((1 - c / n) + (1 - c / n) ** 2 / 2) for c in counts)
+    step = est.steps_[0]
+    assert step.impurity_left == pytest.approx(t2(5, 1))
+    assert step.impurity_right == pytest.approx(t2(4, 5))
+    assert step.gain == pytest.approx(0.6 - 6 / 15 * t2(5, 1) - 9 / 15 * t2(4, 5))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_taylor2_matches_naive_reference(seed):
+    X, y = _data(seed)
+    ours = DecisionTreeClassifier(criterion="taylor2", max_depth=4).fit(X, y)
+    ref = reference_tree(X, y, "taylor2", max_depth=4)
+    compare_trees(ours.tree_, ref, rtol=1e-9, atol=1e-12, tie_tol=1e-9)
