@@ -7,6 +7,12 @@ two libraries are timed alternately, ``--repeat`` times each, and the best
 time of each is reported (the minimum is the least disturbed by other work on
 the machine).  The last column compares dtree with and without keeping each
 node's candidate table (``record_candidates``).  Prints a Markdown table.
+
+A second table times minimal cost-complexity pruning on 50k rows:
+``cost_complexity_pruning_path(X, y)`` (which grows the full tree again, then
+computes the path) in both libraries, and the path alone on a grown tree
+(scikit-learn's ``ccp_pruning_path`` on its ``tree_`` against
+``dtree.pruning_path``).  ``--only fit`` or ``--only pruning`` runs one table.
 """
 
 import argparse
@@ -23,7 +29,7 @@ import sklearn  # noqa: E402
 from sklearn.datasets import make_classification  # noqa: E402
 from sklearn.tree import DecisionTreeClassifier as SkTree  # noqa: E402
 
-from dtree import DecisionTreeClassifier  # noqa: E402
+from dtree import DecisionTreeClassifier, pruning_path  # noqa: E402
 
 CASES = [
     ("2k × 10", 2_000, None),
@@ -44,10 +50,60 @@ def best_of(fn, repeat):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--only", choices=["fit", "pruning"])
     args = parser.parse_args()
 
     print(f"Python {platform.python_version()}, NumPy {np.__version__}, "
           f"scikit-learn {sklearn.__version__}, {platform.machine()}\n")
+    if args.only != "pruning":
+        bench_fit(args.repeat)
+    if args.only != "fit":
+        bench_pruning(args.repeat)
+
+
+def alternate(fns, repeat):
+    """Best time of each function, running them in turn ``repeat`` times."""
+    times = [[] for _ in fns]
+    for _ in range(repeat):  # alternate, so drift affects all alike
+        for fn, t in zip(fns, times):
+            t.append(best_of(fn, 1))
+    return [min(t) for t in times]
+
+
+PRUNING_CASES = [
+    ("50k × 10, full tree", 50_000, None),
+    ("50k × 10, max_depth=10", 50_000, 10),
+]
+
+
+def bench_pruning(repeat):
+    try:
+        from sklearn.tree._tree import ccp_pruning_path as sk_path_of_tree
+    except ImportError:  # a private function: it may move
+        sk_path_of_tree = None
+    print("\n| minimal cost-complexity pruning | scikit-learn | dtree | ratio dtree/sklearn |")
+    print("|---|---:|---:|---:|")
+    for label, n, depth in PRUNING_CASES:
+        X, y = make_classification(n_samples=n, n_features=10, n_informative=6,
+                                   n_classes=3, random_state=0)
+        X = X.astype(np.float32)
+        sk = SkTree(max_depth=depth, random_state=0)
+        ours = DecisionTreeClassifier(max_depth=depth, record_candidates=False)
+        a, b = alternate([lambda: sk.cost_complexity_pruning_path(X, y),
+                          lambda: ours.cost_complexity_pruning_path(X, y)], repeat)
+        print(f"| {label}: `cost_complexity_pruning_path` (fit + path) | {a * 1000:.0f} ms "
+              f"| {b * 1000:.0f} ms | {b / a:.2f} |")
+        sk.fit(X, y)
+        ours.fit(X, y)
+        if sk_path_of_tree is None:
+            continue
+        a, b = alternate([lambda: sk_path_of_tree(sk.tree_),
+                          lambda: pruning_path(ours.tree_)], max(repeat, 20))
+        print(f"| {label}: the path alone ({ours.tree_.node_count} nodes) "
+              f"| {a * 1000:.1f} ms | {b * 1000:.1f} ms | {b / a:.2f} |")
+
+
+def bench_fit(repeat):
     print("| data | scikit-learn | dtree | ratio dtree/sklearn "
           "| dtree without candidates | recording cost |")
     print("|---|---:|---:|---:|---:|---:|")
@@ -59,7 +115,7 @@ def main():
         ours = DecisionTreeClassifier(max_depth=depth)
         plain = DecisionTreeClassifier(max_depth=depth, record_candidates=False)
         t_sk, t_ours, t_plain = [], [], []
-        for _ in range(args.repeat):  # alternate, so drift affects both alike
+        for _ in range(repeat):  # alternate, so drift affects both alike
             t_sk.append(best_of(lambda: sk.fit(X, y), 1))
             t_ours.append(best_of(lambda: ours.fit(X, y), 1))
             t_plain.append(best_of(lambda: plain.fit(X, y), 1))

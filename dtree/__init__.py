@@ -9,7 +9,9 @@ from ._classes import (PRESETS, DecisionTreeClassifier, DecisionTreeRegressor, c
                        feature_importances)
 from ._steps import Step
 from ._tree import Tree
-from ._pruning import cost_complexity_table
+from ._pruning import (PruneResult, PruneStep, PruningPath, PruningSequence, ccp_cross_validate,
+                       ccp_holdout, ccp_prune, cost_complexity_table, pessimistic_prune,
+                       pruning_path, pruning_sequence, reduced_error_prune)
 
 __all__ = [
     "DecisionTreeClassifier",
@@ -20,7 +22,9 @@ __all__ = [
     "feature_importances",
     "PRESETS",
 ]
-__all__ += ["cost_complexity_table"]
+__all__ += ["PruneResult", "PruneStep", "PruningPath", "PruningSequence", "ccp_cross_validate",
+            "ccp_holdout", "ccp_prune", "cost_complexity_table", "pessimistic_prune",
+            "pruning_path", "pruning_sequence", "reduced_error_prune"]
 
 try:  # the export module is written alongside; keep the core importable meanwhile
     from .export import export_graphviz, export_text  # noqa: F401

@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._tree import TREE_LEAF, Tree
+from ._tree import _NODE_ARRAYS, Tree, preorder
 
 __all__ = [
     "PruneResult", "PruneStep", "PruningPath", "PruningSequence", "ccp_cross_validate",
@@ -124,8 +124,8 @@ def cost_complexity_table(tree):
     return pd.DataFrame({
         "node_id": tree.node_ids,
         "is_leaf": leaf,
-        "R_t": r_node,
-        "R_Tt": r_branch,
+        "R_t": r_node + 0.0,  # + 0.0: a pure node's entropy can be -0.0
+        "R_Tt": r_branch + 0.0,
         "n_leaves": np.where(leaf, 1, n_leaves),
         "g": g,
         "weakest_link": weakest,
@@ -247,7 +247,7 @@ class PruneStep:
     """One collapse of the weakest-link sequence.
 
     index : position in the sequence (the tree after it is ``tree_at(index + 1)``)
-    node : the collapsed node's index in the pruned input tree
+    node : the collapsed node's index in the input tree
     node_id : its id in the fully grown tree
     alpha : g(node) when it was the weakest link (scikit-learn's effective alpha)
     R_t, R_Tt, n_leaves : R(t), R(T_t) and |T_t| just before the collapse
@@ -301,8 +301,7 @@ class PruningSequence:
     def __init__(self, tree, rec, collapsed_at, start_cost, levels):
         self.tree = tree
         self._rec = rec
-        self.collapsed_at = collapsed_at
-        self.removed_at = _removal_steps(tree, levels, collapsed_at)
+        self._removed_at = _removal_steps(tree, levels, collapsed_at)
         self.ccp_alphas = np.r_[0.0, rec["alpha"]]
         self.impurities = np.r_[start_cost, rec["total_cost"]]
         self.n_leaves = np.r_[tree.n_leaves, rec["total_leaves"]]
@@ -319,8 +318,8 @@ class PruningSequence:
     def steps(self):
         if self._steps is None:
             rec = self._rec
-            n_removed = np.bincount(self.removed_at[self.removed_at != _NEVER],
-                                    minlength=len(self))
+            removed = self._removed_at[self._removed_at != _NEVER]
+            n_removed = np.bincount(removed, minlength=len(self))
             self._steps = [
                 PruneStep(index=k, node=int(node), node_id=int(self.tree.node_ids[node]),
                           alpha=float(rec["alpha"][k]), R_t=float(rec["R_t"][k]),
@@ -346,7 +345,7 @@ class PruningSequence:
     def keep_mask(self, k):
         """Nodes of ``tree`` still present after ``k`` collapses."""
         self._check_k(k)
-        return self.removed_at >= k
+        return self._removed_at >= k
 
     def tree_at(self, k):
         """The tree after the first ``k`` collapses, renumbered compactly in id
@@ -379,7 +378,7 @@ class PruningSequence:
         return _preorder_renumbered(self.tree_at(self.n_steps_for(ccp_alpha)))
 
     def _check_k(self, k):
-        if not (isinstance(k, (int, np.integer)) and 0 <= k <= len(self)):
+        if isinstance(k, bool) or not (isinstance(k, (int, np.integer)) and 0 <= k <= len(self)):
             raise ValueError(f"k must be an int in [0, {len(self)}]; got {k!r}.")
 
 
@@ -426,39 +425,22 @@ def _collapsed_tree(tree, keep):
     return sub
 
 
-def _preorder(tree):
-    order, stack = [], [0]
-    while stack:
-        node = stack.pop()
-        order.append(node)
-        stack.extend(reversed(tree.children_of(node)))
-    return np.array(order, dtype=np.intp)
-
-
 def _preorder_renumbered(tree):
     """``tree`` with its nodes renumbered in pre-order (first child first)."""
-    order = _preorder(tree)
+    order = preorder(tree.child_ptr, tree.child_ids)
     if np.array_equal(order, np.arange(tree.node_count)):
         return tree
-    from . import _tree
-
     new_of_old = np.empty_like(order)
     new_of_old[order] = np.arange(len(order))
-    remap = lambda ids: np.where(ids >= 0, new_of_old[np.maximum(ids, 0)], ids)
-    if hasattr(tree, "child_ptr"):  # children stored as lists (child_ptr/child_ids)
-        names = _tree._NODE_ARRAYS
-        counts = np.diff(tree.child_ptr)[order]
-        ptr = np.r_[0, np.cumsum(counts)].astype(np.intp)
-        slots = np.repeat(tree.child_ptr[:-1][order] - ptr[:-1], counts) + np.arange(ptr[-1])
-        arrays = {name: getattr(tree, name)[order] for name in names}
-        arrays["parent"] = remap(arrays["parent"])
-        return Tree(child_ptr=ptr, child_ids=remap(tree.child_ids[slots]),
-                    child_share=tree.child_share[slots],
-                    distribute_missing=tree.distribute_missing, **arrays)
-    arrays = {name: getattr(tree, name)[order] for name in _tree._ARRAYS}
-    for name in ("children_left", "children_right", "parent"):
-        arrays[name] = remap(arrays[name])
-    return Tree(**arrays)
+    arrays = {name: getattr(tree, name)[order] for name in _NODE_ARRAYS}
+    arrays["parent"] = np.where(arrays["parent"] >= 0,
+                                new_of_old[np.maximum(arrays["parent"], 0)], -1)
+    counts = np.diff(tree.child_ptr)[order]
+    ptr = np.r_[0, np.cumsum(counts)].astype(np.intp)
+    slots = np.repeat(tree.child_ptr[:-1][order] - ptr[:-1], counts) + np.arange(ptr[-1])
+    return Tree(child_ptr=ptr, child_ids=new_of_old[tree.child_ids[slots]],
+                child_share=tree.child_share[slots], distribute_missing=tree.distribute_missing,
+                **arrays)
 
 
 # ---------------------------------------------------------------------------
@@ -486,8 +468,10 @@ def _row_losses(estimator, tree, X32, y):
 
 def _distinct_subtrees(seq):
     """(alpha, number of collapses) for each distinct tree ``ccp_alpha`` can
-    give: tied alphas collapse several nodes at once, so they give one tree."""
-    alphas = np.unique(seq.ccp_alphas)
+    give: tied alphas collapse several nodes at once, so they give one tree.
+    (Alphas are clipped at 0: a split that rounding makes look harmful is
+    pruned at any alpha.)"""
+    alphas = np.unique(np.maximum(seq.ccp_alphas, 0.0))
     ks = np.array([seq.n_steps_for(a) for a in alphas], dtype=np.intp)
     first = np.r_[True, ks[1:] != ks[:-1]]
     return alphas[first], ks[first]
@@ -502,13 +486,19 @@ def _simplest_within(errors, limit):
     return int(np.flatnonzero(errors <= limit)[-1])
 
 
-def _prepare(X, y, sample_weight):
-    from ._base import as_float32_matrix, as_sample_weight, as_target
+def _target_and_weights(y, sample_weight, n):
+    from ._base import as_sample_weight, as_target
 
-    X32 = as_float32_matrix(X)
-    y = as_target(y, n_samples=X32.shape[0])
-    has_weights = sample_weight is not None
-    return X32, y, as_sample_weight(sample_weight, X32.shape[0]), has_weights
+    return as_target(y, n_samples=n), as_sample_weight(sample_weight, n)
+
+
+def _encoded(estimator, X):
+    """X as the estimator's trees read it (categories coded, float32)."""
+    return estimator._validate_X_predict(X)
+
+
+def _take(X, rows):
+    return X.iloc[rows] if hasattr(X, "iloc") else X[rows]
 
 
 def ccp_cross_validate(estimator, X, y, *, cv=5, sample_weight=None, random_state=0,
@@ -541,20 +531,24 @@ def ccp_cross_validate(estimator, X, y, *, cv=5, sample_weight=None, random_stat
     """
     import pandas as pd
 
-    X32, y, w, has_weights = _prepare(X, y, sample_weight)
-    n = X32.shape[0]
+    from ._base import as_table
+
+    X = as_table(X)
+    n = X.shape[0]
+    y, w = _target_and_weights(y, sample_weight, n)
     if not (isinstance(cv, (int, np.integer)) and 2 <= cv <= n):
         raise ValueError(f"cv must be an int in [2, n_samples={n}]; got {cv!r}.")
-    fit_w = lambda rows: w[rows] if has_weights else None
+    fit_w = lambda rows: None if sample_weight is None else w[rows]
 
-    full = _unpruned_clone(estimator).fit(X32, y, sample_weight=fit_w(slice(None)))
+    full = _unpruned_clone(estimator).fit(X, y, sample_weight=fit_w(slice(None)))
+    X_full = _encoded(full, X)
     seq = pruning_sequence(full.tree_)
     alphas, ks = _distinct_subtrees(seq)
     if midpoints:
         alpha_cv = np.r_[np.sqrt(np.maximum(alphas[:-1], 0) * alphas[1:]), np.inf]
     else:
         alpha_cv = alphas.copy()
-    train_error = [_weighted_mean(_row_losses(full, seq.tree_at(int(k)), X32, y), w)
+    train_error = [_weighted_mean(_row_losses(full, seq.tree_at(int(k)), X_full, y), w)
                    for k in ks]
 
     folds = np.array_split(np.random.default_rng(random_state).permutation(n), cv)
@@ -562,11 +556,13 @@ def ccp_cross_validate(estimator, X, y, *, cv=5, sample_weight=None, random_stat
     fold_errors = np.empty((len(alphas), cv))
     for f, test in enumerate(folds):
         train = np.setdiff1d(np.arange(n), test)
-        est = _unpruned_clone(estimator).fit(X32[train], y[train], sample_weight=fit_w(train))
+        est = _unpruned_clone(estimator).fit(_take(X, train), y[train],
+                                             sample_weight=fit_w(train))
+        X_test = _encoded(est, _take(X, test))
         fold_seq = pruning_sequence(est.tree_)
         for i, a in enumerate(alpha_cv):
             tree = fold_seq.tree_at(fold_seq.n_steps_for(a))
-            losses[i, test] = _row_losses(est, tree, X32[test], y[test])
+            losses[i, test] = _row_losses(est, tree, X_test, y[test])
             fold_errors[i, f] = _weighted_mean(losses[i, test], w[test])
 
     cv_error = losses @ w / w.sum()
@@ -600,7 +596,8 @@ def ccp_holdout(estimator, X_val, y_val, *, sample_weight=None):
     """
     import pandas as pd
 
-    X32, y, w, _ = _prepare(X_val, y_val, sample_weight)
+    X32 = _encoded(estimator, X_val)
+    y, w = _target_and_weights(y_val, sample_weight, X32.shape[0])
     tree = getattr(estimator, "unpruned_tree_", None)
     tree = estimator.tree_ if tree is None else tree
     seq = pruning_sequence(tree)
@@ -671,8 +668,10 @@ def reduced_error_prune(estimator, X_val, y_val, *, sample_weight=None, tree=Non
     those of the branch below it as it stands, i.e. after its children's own
     decisions.  Errors are misclassified validation rows for a classifier
     (weighted by ``sample_weight`` if given) and the sum of squared errors
-    for a regressor.  A node that no validation row reaches has 0 errors
-    either way and is collapsed: REP trusts the validation set entirely.
+    for a regressor.  Where C4.5's rule sends a row with a missing value down
+    every branch, each part counts with its fraction of the row, as C4.5
+    counts errors.  A node that no validation row reaches has 0 errors either
+    way and is collapsed: REP trusts the validation set entirely.
 
     The seed notes call the method top-down in one sentence and bottom-up in
     the next; this follows the bottom-up order, which is Quinlan's.
@@ -689,16 +688,19 @@ def reduced_error_prune(estimator, X_val, y_val, *, sample_weight=None, tree=Non
     value before any).
     """
     tree = estimator.tree_ if tree is None else tree
-    X32, y, w, _ = _prepare(X_val, y_val, sample_weight)
-    anc, row = _ancestor_pairs(tree, tree.apply(X32))
+    X_val = _encoded(estimator, X_val)
+    y, w = _target_and_weights(y_val, sample_weight, X_val.shape[0])
+    rows, leaves, mass = tree.leaf_weights(X_val)  # C4.5 may split a row across branches
+    anc, k = _ancestor_pairs(tree, leaves)
+    row, weight = rows[k], w[rows[k]] * mass[k]
     pred = _node_predictions(estimator, tree)
     if hasattr(estimator, "classes_"):
-        loss = w[row] * (pred[anc] != y[row])
+        loss = weight * (pred[anc] != y[row])
     else:
-        loss = w[row] * (pred[anc] - y[row]) ** 2
+        loss = weight * (pred[anc] - y[row]) ** 2
     n = tree.node_count
     leaf_errors = np.bincount(anc, weights=loss, minlength=n)  # each node as a leaf
-    n_val = np.bincount(anc, weights=w[row], minlength=n)
+    n_val = np.bincount(anc, weights=weight, minlength=n)
 
     current = leaf_errors.tolist()  # errors of each branch as it stands
     leaves = [1] * n

@@ -20,6 +20,7 @@ the comments say).
 """
 
 import copy
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -70,9 +71,9 @@ def test_cost_complexity_table_by_hand(depth2):
 
 def test_cost_complexity_table_during_growth(depth2):
     # Growth splits node 0, then node 1, then node 4.  g(root) changes each time:
-    #   after 1 split:  leaves 1, 4:        R(T) = 5/36 + 5/36 = 10/36, g = (18/36 - 10/36) / 1 = 2/9
-    #   after 2 splits: leaves 2, 3, 4:     R(T) = 0 + 4/36 + 5/36 = 9/36, g = (9/36) / 2 = 1/8
-    #   after 3 splits: leaves 2, 3, 5, 6:  R(T) = 8/36, g = (10/36) / 3 = 5/54
+    #   after 1 split:  leaves 1, 4:       R(T) = 5/36 + 5/36 = 10/36, g = (8/36) / 1 = 2/9
+    #   after 2 splits: leaves 2, 3, 4:    R(T) = 0 + 4/36 + 5/36 = 9/36, g = (9/36) / 2 = 1/8
+    #   after 3 splits: leaves 2, 3, 5, 6: R(T) = 8/36, g = (10/36) / 3 = 5/54
     expected_root_g = [np.nan, 2 / 9, 1 / 8, 5 / 54]
     for k, g_root in enumerate(expected_root_g):
         table = cost_complexity_table(depth2.tree_at(k))
@@ -346,3 +347,82 @@ def _assert_unchanged(tree, before):
             np.testing.assert_array_equal(after[name], value, err_msg=name)
         else:
             assert after[name] == value, name
+
+
+# ---------------------------------------------------------------------------
+# multiway and C4.5 trees
+# ---------------------------------------------------------------------------
+
+def _reference_sequence(tree):
+    """Weakest-link pruning written plainly: recompute every R(T_t) from the
+    leaves at each step, collapse the smallest g (the lowest id within
+    rounding of it).  Returns (alphas, impurities, n_leaves) after each step."""
+    collapsed = set()
+
+    def leaves(t):
+        kids = [] if t in collapsed else tree.children_of(t)
+        return [t] if not kids else [leaf for k in kids for leaf in leaves(k)]
+
+    def inside(t):
+        kids = [] if t in collapsed else tree.children_of(t)
+        return [t] + [n for k in kids for n in inside(k)]
+
+    w, imp = tree.weighted_n_node_samples, tree.impurity
+    R = w * imp / w[0]
+    alphas, impurities, n_leaves = [0.0], [R[leaves(0)].sum()], [len(leaves(0))]
+    while 0 not in collapsed and tree.children_of(0):
+        g = {t: (R[t] - R[leaves(t)].sum()) / (len(leaves(t)) - 1)
+             for t in inside(0) if tree.children_of(t) and t not in collapsed}
+        smallest = min(g.values())
+        t = min(t for t, v in g.items() if v <= smallest + 1e-12)
+        collapsed.add(t)
+        alphas.append(g[t])
+        impurities.append(R[leaves(0)].sum())
+        n_leaves.append(len(leaves(0)))
+    return np.array(alphas), np.array(impurities), np.array(n_leaves)
+
+
+@pytest.fixture
+def watermelon():
+    frame = pd.read_csv(Path(__file__).parent.parent / "data" / "watermelon2_alpha.csv")
+    return frame.iloc[:, 1:-1], frame.iloc[:, -1]
+
+
+@pytest.mark.parametrize("algorithm", ["id3", "c4.5", "cart"])
+@pytest.mark.parametrize("growth", ["depth_first", "best_first"])
+def test_multiway_trees_prune_like_the_reference(watermelon, algorithm, growth):
+    X, y = watermelon
+    if algorithm == "id3":
+        X = X.fillna("missing")  # ID3 has no rule for missing values
+    est = DecisionTreeClassifier(algorithm=algorithm, growth=growth, max_leaf_nodes=12)
+    tree = est.fit(X, y).tree_
+    assert algorithm == "cart" or (tree.n_children > 2).any()
+    seq = pruning_sequence(tree)
+    alphas, impurities, n_leaves = _reference_sequence(tree)
+    np.testing.assert_allclose(seq.ccp_alphas, alphas, rtol=1e-9, atol=1e-15)
+    np.testing.assert_allclose(seq.impurities, impurities, rtol=1e-9, atol=1e-15)
+    np.testing.assert_array_equal(seq.n_leaves, n_leaves)
+    for alpha in np.unique(seq.ccp_alphas):
+        pruned = ccp_prune(tree, alpha)
+        assert sorted(pruned.node_ids) == seq.tree_at(seq.n_steps_for(alpha)).node_ids.tolist()
+        # numbered in pre-order: every first child right after its parent
+        assert all(pruned.children_of(i)[:1] in ([], [i + 1]) for i in range(pruned.node_count))
+        X_enc = est._validate_X_predict(X)
+        np.testing.assert_allclose(pruned.predict(X_enc), seq.prune(alpha).predict(X_enc))
+
+
+def test_reduced_error_pruning_counts_c45_fractions():
+    # One categorical feature: a -> (0, 0, 1), b -> (1, 1).  C4.5 sends a missing
+    # value down both branches with the training shares 3/5 and 2/5.
+    # Validation: (missing, y=1) and (a, y=0).
+    #   branch a (predicts 0) gets 0.6 of the first row (an error) and the second row: 0.6
+    #   branch b (predicts 1) gets 0.4 of the first row: no error
+    #   the root as a leaf predicts 1 (three of five): the second row is wrong: 1
+    # 1 > 0.6: keep.
+    X = pd.DataFrame({"A": ["a", "a", "a", "b", "b"]})
+    est = DecisionTreeClassifier(algorithm="c4.5").fit(X, [0, 0, 1, 1, 1])
+    np.testing.assert_allclose(est.tree_.child_share, [0.6, 0.4])
+    pruned, record = reduced_error_prune(est, pd.DataFrame({"A": [None, "a"]}), [1, 0])
+    np.testing.assert_allclose(record[["n_val", "errors_before", "errors_after", "tree_errors"]]
+                               .values, [[2.0, 0.6, 1.0, 0.6]])
+    assert not record["pruned"][0] and pruned.node_count == 3 and pruned.distribute_missing
