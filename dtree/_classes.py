@@ -606,13 +606,15 @@ class DecisionTreeRegressor(BaseDecisionTree):
         return w, has_weights
 
     def _sample_stats(self, y, w):
-        stats = np.zeros((len(y), 4))
+        poisson = self.criterion == "poisson"
+        stats = np.zeros((len(y), 5 if poisson else 4))
         stats[:, 0] = w * y
         stats[:, 1] = w * y * y
-        if self.criterion == "poisson":
+        if poisson:
             with np.errstate(divide="ignore", invalid="ignore"):
                 stats[:, 2] = np.where(y > 0, w * y * np.log(y), 0.0)
-        stats[:, 3] = w
+            stats[:, 3] = y > 0
+        stats[:, -1] = w
         return stats
 
     def _node_values(self, tree, stats, crit, prob):

@@ -8,7 +8,8 @@ weight, so ``stats[-1]`` is the weighted node size W.
 
 * classification: one row per class holding ``w`` where the sample has
   that class (so the sums are weighted class counts), then ``w``;
-* regression: ``w*y``, ``w*y**2``, ``w*y*ln(y)`` (Poisson only), then ``w``.
+* regression: ``w*y``, ``w*y**2``, ``w*y*ln(y)`` (Poisson only), then for
+  Poisson the count of samples with y > 0, then ``w``.
 
 ``impurity(stats)`` returns the impurity of each row.  ``proxy(left, right)``
 is scikit-learn's ``proxy_impurity_improvement``: a quantity that orders the
@@ -192,7 +193,11 @@ class Poisson(Criterion):
         sl, sr = left[0], right[0]
         with np.errstate(divide="ignore", invalid="ignore"):
             out = sl * np.log(sl / left[-1]) + sr * np.log(sr / right[-1])
-        return np.where((sl <= self.min_child_sum) | (sr <= self.min_child_sum), -np.inf, out)
+        # Row 3 counts the samples with y > 0 (exact integers): a child without
+        # any has a sum of y of exactly zero, whatever rounding did to sl or sr.
+        empty = (left[3] < 0.5) | (right[3] < 0.5)
+        return np.where(empty | (sl <= self.min_child_sum) | (sr <= self.min_child_sum),
+                        -np.inf, out)
 
 
 class AbsoluteError(Criterion):

@@ -252,14 +252,15 @@ def presearch_reason(prob, ids, nodes):
     w = nodes.stats[ids, -1]
     reason = np.zeros(len(ids), dtype=np.int8)
     checks = (
-        (nodes.impurity[ids] <= EPSILON, "pure"),
         (w < 2 * prob.min_weight_leaf, "min_weight_fraction_leaf"),
         (n < 2 * prob.min_samples_leaf, "min_samples_leaf"),
         (n < prob.min_samples_split, "min_samples_split"),
         (nodes.depth[ids] >= prob.max_depth, "max_depth"),
+        (nodes.impurity[ids] <= EPSILON, "pure"),
     )
-    # Later checks overwrite earlier ones, so the first rule in scikit-learn's
-    # order (depth, split size, leaf size, weight, purity) is the one reported.
+    # Later checks overwrite earlier ones: a pure node is reported as pure
+    # (nothing is left to learn there), otherwise the first rule in
+    # scikit-learn's order (depth, split size, leaf size, weight) is reported.
     for mask, name in checks:
         reason[mask] = _R[name]
     return reason

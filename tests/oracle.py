@@ -49,20 +49,22 @@ def class_impurity(criterion, counts):
     raise AssertionError(criterion)
 
 
-def weighted_median(y, w):
-    """First y (sorted) whose running weight exceeds half the total; where the
-    running weight hits exactly half, the mean of that y and the next."""
+def weighted_medians(y, w, rtol=1e-12):
+    """scikit-learn's weighted median: the first y (sorted) whose running weight
+    exceeds half the total; where the running weight hits exactly half, the
+    mean of that y and the next.  Returns every value this rule can give when
+    "exactly half" is decided by rounding (e.g. weights of 0.1)."""
     order = np.argsort(y, kind="stable")
     ys, ws = np.asarray(y, float)[order], np.asarray(w, float)[order]
     half = ws.sum() / 2.0
     running = 0.0
     for i, wi in enumerate(ws):
         running += wi
-        if running == half and i + 1 < len(ys):
-            return (ys[i] + ys[i + 1]) / 2.0
+        if abs(running - half) <= rtol * half and i + 1 < len(ys):
+            return [(ys[i] + ys[i + 1]) / 2.0, ys[i], ys[i + 1]]
         if running > half:
-            return ys[i]
-    return ys[-1]
+            return [ys[i]]
+    return [ys[-1]]
 
 
 def reg_impurity(criterion, y, w):
@@ -74,17 +76,18 @@ def reg_impurity(criterion, y, w):
         return float(np.sum(w * (y - mean) ** 2) / W)
     if criterion == "absolute_error":
         # any weighted median minimises the weighted absolute deviation
-        return float(min(np.sum(w * np.abs(y - c)) for c in np.unique(y)) / W)
+        return float(np.min(np.abs(y[None, :] - np.unique(y)[:, None]) @ w) / W)
     if criterion == "poisson":
         pos = y > 0
         return float(np.sum(w[pos] * y[pos] * np.log(y[pos] / mean)) / W)
     raise AssertionError(criterion)
 
 
-def reg_value(criterion, y, w):
+def reg_values(criterion, y, w):
+    """The acceptable predictions of a regression node (see weighted_medians)."""
     if criterion == "absolute_error":
-        return weighted_median(y, w)
-    return float(np.sum(np.asarray(w) * np.asarray(y)) / np.sum(w))
+        return weighted_medians(y, w)
+    return [float(np.sum(np.asarray(w) * np.asarray(y)) / np.sum(w))]
 
 
 def impurity_scale(y):
@@ -120,18 +123,19 @@ def balanced_class_weights(codes, n_classes):
 
 def rows_in_nodes(tree, X):
     """Boolean (n_rows, node_count): does row i pass through node j?  Computed
-    by walking from the root with ``<=`` going left (independent of dtree's
-    ``apply``/``decision_path``)."""
+    by walking every row down from the root, ``<=`` going left (independent of
+    dtree's ``apply``/``decision_path``)."""
     X = np.asarray(X, dtype=np.float32)
+    rows = np.arange(X.shape[0])
     out = np.zeros((X.shape[0], tree.node_count), dtype=bool)
-    for i, row in enumerate(X):
-        node = 0
-        while True:
-            out[i, node] = True
-            left = tree.children_left[node]
-            if left == -1:
-                break
-            node = left if row[tree.feature[node]] <= tree.threshold[node] else tree.children_right[node]
+    node = np.zeros(X.shape[0], dtype=np.intp)
+    while rows.size:
+        out[rows, node[rows]] = True
+        cur = node[rows]
+        inner = tree.children_left[cur] != -1
+        rows, cur = rows[inner], cur[inner]
+        go_left = X[rows, tree.feature[cur]] <= tree.threshold[cur]
+        node[rows] = np.where(go_left, tree.children_left[cur], tree.children_right[cur])
     return out
 
 
@@ -158,13 +162,6 @@ def valid_cuts(x, w, ys, criterion, msl, mwl):
         thr = float(a) / 2.0 + float(b) / 2.0
         out.append((thr, left))
     return out
-
-
-def split_gain(impurity_fn, left, w):
-    """I(t) - W_L/W I_L - W_R/W I_R for a boolean left mask."""
-    W, WL = w.sum(), w[left].sum()
-    return (impurity_fn(np.ones_like(left)) - WL / W * impurity_fn(left)
-            - (W - WL) / W * impurity_fn(~left))
 
 
 def xlogx_bits(p):
