@@ -307,7 +307,9 @@ class BaseDecisionTree(BaseEstimator):
             split_order = np.sort(split_order)
         self._candidate_refs = {int(new_of_old[old]): ref
                                 for old, ref in nodes.candidates.items()}
-        steps = [Step(self, tree, k, int(node)) for k, node in enumerate(split_order)]
+        names = self._feature_names_list()
+        steps = [Step(self, tree, k, node, names, self.categories_)
+                 for k, node in enumerate(split_order.tolist())]
         return tree, steps
 
     def _feature_names_list(self):

@@ -42,36 +42,35 @@ class Step:
                  "right", "n_children_samples", "children_impurity", "n_left", "n_right",
                  "impurity_left", "impurity_right", "_est", "_candidates")
 
-    def __init__(self, est, tree, index, node):
+    def __init__(self, est, tree, index, node, names=None, categories=None):
+        self._est = est
+        self._candidates = None
         self.index = index
         self.node = node
-        self.depth = int(tree.depth[node])
         self.feature = int(tree.feature[node])
-        names = est._feature_names_list()
+        names = est._feature_names_list() if names is None else names
+        categories = getattr(est, "categories_", None) if categories is None else categories
         self.feature_name = names[self.feature]
         self.kind = KIND_NAMES[int(tree.kind[node])]
         self.threshold = float(tree.threshold[node]) if self.kind == "numeric" else float("nan")
-        self.children = tree.children_of(node)
-        labels = est.categories_[self.feature] if hasattr(est, "categories_") else None
+        labels = categories[self.feature] if categories is not None else None
         self.branches = branch_labels(tree, node, labels)
+        self.depth = int(tree.depth[node])
+        self.children = tree.child_ids[tree.child_ptr[node]:tree.child_ptr[node + 1]].tolist()
         self.n_node_samples = int(tree.n_node_samples[node])
         self.weighted_n_node_samples = float(tree.weighted_n_node_samples[node])
         self.impurity = float(tree.impurity[node])
-        self.n_children_samples = [int(tree.n_node_samples[c]) for c in self.children]
-        self.children_impurity = [float(tree.impurity[c]) for c in self.children]
+        self.n_children_samples = tree.n_node_samples[self.children].tolist()
+        self.children_impurity = tree.impurity[self.children].tolist()
         binary = len(self.children) == 2
-        self.left = self.children[0] if binary else None
-        self.right = self.children[1] if binary else None
-        self.n_left = self.n_children_samples[0] if binary else None
-        self.n_right = self.n_children_samples[1] if binary else None
-        self.impurity_left = self.children_impurity[0] if binary else None
-        self.impurity_right = self.children_impurity[1] if binary else None
+        self.left, self.right = (self.children if binary else (None, None))
+        self.n_left, self.n_right = (self.n_children_samples if binary else (None, None))
+        self.impurity_left, self.impurity_right = (self.children_impurity if binary
+                                                   else (None, None))
         self.gain = float(tree.split_gain[node])
         self.improvement = float(tree.split_improvement[node])
         self.split_info = float(tree.split_info[node])
         self.gain_ratio = self.gain / self.split_info if self.split_info > 0 else float("nan")
-        self._est = est
-        self._candidates = None
 
     @property
     def candidates(self):
