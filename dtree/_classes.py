@@ -176,10 +176,17 @@ class BaseDecisionTree(BaseEstimator):
         setup = self._setup
         if setup["missing"] == "error" and np.isnan(Xf).any():
             col = int(np.flatnonzero(np.isnan(Xf).any(axis=0))[0])
-            raise ValueError(
-                f"Feature {str(names[col])!r} has missing values, and ID3 has no rule for "
-                "them. Use algorithm='c4.5' (fractional weights) or 'cart' (missing values "
-                "go to the better side), or fill them in first.")
+            if self.algorithm == "id3":
+                advice = ("ID3 has no rule for them. Use algorithm='c4.5' (fractional "
+                          "weights) or 'cart' (missing values go to the better side)")
+            elif self._is_classifier:
+                advice = ("missing='error' refuses them. Use missing='cart' (they go to "
+                          "the better side) or missing='c4.5' (fractional weights)")
+            else:
+                advice = ("missing='error' refuses them. Use missing='cart' (they go to "
+                          "the better side)")
+            raise ValueError(f"Feature {str(names[col])!r} has missing values, and "
+                             f"{advice}, or fill them in first.")
         if self.criterion == "absolute_error" and np.isnan(Xf).any():
             raise ValueError("criterion='absolute_error' does not support missing values; "
                              "fill them in or choose another criterion.")
@@ -594,6 +601,13 @@ class DecisionTreeRegressor(BaseDecisionTree):
             raise ValueError("y must be numeric for a regression tree.") from None
         if not np.all(np.isfinite(y)):
             raise ValueError("Input y contains NaN or infinity.")
+        with np.errstate(over="ignore"):
+            too_large = not np.isfinite(np.sum(y * y)) or np.abs(y).max() > 1e150
+        if too_large:
+            raise ValueError(
+                "The target values are too large: sums of y**2 overflow double precision "
+                f"(largest |y| = {np.abs(y).max():.3g}). Rescale y, for example to "
+                "thousands or millions.")
         if self.criterion == "poisson":
             if np.any(y < 0):
                 raise ValueError(

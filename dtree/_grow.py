@@ -253,14 +253,15 @@ def presearch_reason(prob, ids, nodes):
     reason = np.zeros(len(ids), dtype=np.int8)
     checks = (
         (w < 2 * prob.min_weight_leaf, "min_weight_fraction_leaf"),
-        (n < 2 * prob.min_samples_leaf, "min_samples_leaf"),
+        # min_samples_split is raised to 2 * min_samples_leaf, so when both
+        # apply the leaf size is the rule that really binds
         (n < prob.min_samples_split, "min_samples_split"),
+        (n < 2 * prob.min_samples_leaf, "min_samples_leaf"),
         (nodes.depth[ids] >= prob.max_depth, "max_depth"),
         (nodes.impurity[ids] <= EPSILON, "pure"),
     )
     # Later checks overwrite earlier ones: a pure node is reported as pure
-    # (nothing is left to learn there), otherwise the first rule in
-    # scikit-learn's order (depth, split size, leaf size, weight) is reported.
+    # (nothing is left to learn there), then depth, then the size rules.
     for mask, name in checks:
         reason[mask] = _R[name]
     return reason
