@@ -1,0 +1,390 @@
+"""The numbers behind each node, for showing: formulas with the node's own
+counts substituted, the gain of every threshold, scores step by step, and the
+partition of the plane drawn by two features.
+
+Everything here is computed from a fitted estimator and its training data
+with the engine's own criteria, so what the app shows is what the engine did.
+Formulas come back as LaTeX strings made only of numbers and fixed symbols
+(no user text), ready for ``st.latex``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ._criteria import make_criterion
+from ._grow import FEATURE_THRESHOLD, sad_prefix
+
+#: Symbol of each criterion's impurity, as the textbooks write it.
+SYMBOL = {
+    "entropy": "H",
+    "log_loss": "H",
+    "gain_ratio": "H",
+    "gini": r"\mathrm{Gini}",
+    "misclassification": r"\mathrm{Err}",
+    "squared_error": r"\mathrm{MSE}",
+    "friedman_mse": r"\mathrm{MSE}",
+    "absolute_error": r"\mathrm{MAE}",
+    "poisson": r"\mathrm{Dev}",
+}
+#: At most this many terms are written out in a sum; the rest become \cdots.
+MAX_TERMS = 6
+
+
+def num(x, digits=3) -> str:
+    """A number as the formulas show it (rounded, no trailing noise)."""
+    x = float(x)
+    if not np.isfinite(x):
+        return r"\infty" if x > 0 else (r"-\infty" if x < 0 else r"\mathrm{NaN}")
+    if x == round(x) and abs(x) < 1e15:
+        return str(int(round(x)))
+    return f"{x:.{digits}f}"
+
+
+def _count(x) -> str:
+    """A class count: whole numbers as such, weighted counts with decimals."""
+    x = float(x)
+    return str(int(round(x))) if abs(x - round(x)) < 1e-9 else f"{x:.2f}"
+
+
+def _frac(a, b) -> str:
+    return rf"\frac{{{_count(a)}}}{{{_count(b)}}}"
+
+
+def _abbreviate(terms):
+    if len(terms) <= MAX_TERMS:
+        return terms
+    return terms[: MAX_TERMS - 2] + [r"\cdots"] + terms[-1:]
+
+
+# ---------------------------------------------------------------------------
+# Impurity of one node
+# ---------------------------------------------------------------------------
+
+
+def class_counts(tree, node) -> np.ndarray:
+    """Weighted class counts of a classifier's node (what ``value`` stores as
+    fractions, times the node's weight)."""
+    return tree.value[node, 0, :] * tree.weighted_n_node_samples[node]
+
+
+def impurity_from_counts(criterion: str, counts) -> float:
+    """Impurity of a node with these class counts, by the engine's criterion."""
+    counts = np.asarray(counts, dtype=np.float64)
+    stats = np.append(counts, counts.sum())[:, None]
+    return float(make_criterion(criterion, len(counts), classification=True).impurity(stats)[0])
+
+
+def impurity_latex(criterion: str, counts, value=None, name="D") -> str:
+    """``Sym(D) = <formula with the counts> = value`` for a classification node.
+
+    ``value`` defaults to the impurity computed from the counts; the app passes
+    the engine's stored impurity (the tests check that both agree).
+    """
+    counts = np.asarray(counts, dtype=np.float64)
+    total = counts.sum()
+    if value is None:
+        value = impurity_from_counts(criterion, counts)
+    sym = SYMBOL[criterion]
+    nonzero = [c for c in counts if c > 0]
+    if criterion in ("entropy", "log_loss", "gain_ratio"):
+        terms = [rf"{_frac(c, total)}\log_2 {_frac(c, total)}" for c in nonzero]
+        body = r"-\left(" + " + ".join(_abbreviate(terms)) + r"\right)"
+    elif criterion == "gini":
+        terms = [rf"\left({_frac(c, total)}\right)^2" for c in nonzero]
+        body = r"1 - \left[" + " + ".join(_abbreviate(terms)) + r"\right]"
+    elif criterion == "misclassification":
+        terms = [_frac(c, total) for c in nonzero]
+        body = r"1 - \max\left(" + ", ".join(_abbreviate(terms)) + r"\right)"
+    else:
+        raise ValueError(f"not a classification criterion: {criterion!r}")
+    if len(nonzero) == 1:
+        body = body + r"\quad(\text{a pure node})"
+    return rf"{sym}({name}) = {body} = {num(value)}"
+
+
+def impurity_definition(criterion: str) -> str:
+    """The general formula of a criterion, in LaTeX."""
+    sym = SYMBOL[criterion]
+    return {
+        "entropy": r"H(D) = -\sum_{k} p_k \log_2 p_k,\quad p_k = \frac{|C_k|}{|D|}",
+        "gini": r"\mathrm{Gini}(D) = 1 - \sum_{k} p_k^2,\quad p_k = \frac{|C_k|}{|D|}",
+        "misclassification": r"\mathrm{Err}(D) = 1 - \max_k p_k",
+        "squared_error": r"\mathrm{MSE}(D) = \frac{1}{|D|}\sum_{i\in D}(y_i-\bar y)^2",
+        "absolute_error": r"\mathrm{MAE}(D) = \frac{1}{|D|}\sum_{i\in D}|y_i-"
+                          r"\operatorname{median}(y)|",
+        "poisson": r"\mathrm{Dev}(D) = \frac{1}{|D|}\sum_{i\in D} y_i\ln\frac{y_i}{\bar y}",
+    }.get({"log_loss": "entropy", "gain_ratio": "entropy",
+           "friedman_mse": "squared_error"}.get(criterion, criterion), sym)
+
+
+def regression_latex(criterion: str, n, mean, value, name="D") -> str:
+    """The regression impurity with the node's size and mean substituted."""
+    sym = SYMBOL[criterion]
+    size = _count(n)
+    if criterion in ("squared_error", "friedman_mse"):
+        body = rf"\frac{{1}}{{{size}}}\sum_{{i \in {name}}}\left(y_i - {num(mean)}\right)^2"
+    elif criterion == "absolute_error":
+        body = rf"\frac{{1}}{{{size}}}\sum_{{i \in {name}}}\left|y_i - {num(mean)}\right|"
+    elif criterion == "poisson":
+        body = rf"\frac{{1}}{{{size}}}\sum_{{i \in {name}}} y_i \ln\frac{{y_i}}{{{num(mean)}}}"
+    else:
+        raise ValueError(f"not a regression criterion: {criterion!r}")
+    return rf"{sym}({name}) = {body} = {num(value)}"
+
+
+# ---------------------------------------------------------------------------
+# The gain of a split
+# ---------------------------------------------------------------------------
+
+
+def gain_latex(criterion: str, w, w_left, w_right, impurity, impurity_left,
+               impurity_right, gain) -> str:
+    """``gain = I(D) - W1/W I(D1) - W2/W I(D2) = ... = gain``, on two lines."""
+    sym = SYMBOL[criterion]
+    name = "g(D, A)" if criterion in ("entropy", "log_loss", "gain_ratio") else r"\Delta"
+    return (rf"\begin{{aligned}} {name} &= {sym}(D) - \frac{{|D_1|}}{{|D|}}{sym}(D_1) - "
+            rf"\frac{{|D_2|}}{{|D|}}{sym}(D_2) \\ &= {num(impurity)} - "
+            rf"{_frac(w_left, w)}\cdot {num(impurity_left)} - "
+            rf"{_frac(w_right, w)}\cdot {num(impurity_right)} = {num(gain)}"
+            r"\end{aligned}")
+
+
+def split_info_latex(w, w_left, w_right, split_info, gain, gain_ratio) -> tuple[str, str]:
+    """C4.5's split information H_A(D) and gain ratio, with numbers."""
+    info = (rf"H_A(D) = -\left({_frac(w_left, w)}\log_2{_frac(w_left, w)} + "
+            rf"{_frac(w_right, w)}\log_2{_frac(w_right, w)}\right) = {num(split_info)}")
+    ratio = (rf"g_R(D, A) = \frac{{g(D, A)}}{{H_A(D)}} = \frac{{{num(gain)}}}"
+             rf"{{{num(split_info)}}} = {num(gain_ratio)}")
+    return info, ratio
+
+
+def improvement_latex(w, w_root, gain, improvement) -> str:
+    """What best-first growth ranks by and min_impurity_decrease tests."""
+    return (rf"\text{{improvement}} = \frac{{|D|}}{{N}}\cdot\Delta = "
+            rf"{_frac(w, w_root)}\cdot {num(gain)} = {num(improvement, 4)}")
+
+
+# ---------------------------------------------------------------------------
+# The samples of a node, and the gain of every threshold
+# ---------------------------------------------------------------------------
+
+
+def leaves_under(tree, node) -> np.ndarray:
+    """Ids of the leaves in the subtree of ``node`` (itself if it is a leaf)."""
+    out, stack = [], [int(node)]
+    while stack:
+        n = stack.pop()
+        kids = tree.children_of(n)
+        if kids:
+            stack.extend(kids)
+        else:
+            out.append(n)
+    return np.array(out, dtype=np.intp)
+
+
+def node_mask(tree, leaf_of_row, node) -> np.ndarray:
+    """Rows (given the full tree's leaf of each) that pass through ``node``."""
+    return np.isin(leaf_of_row, leaves_under(tree, node))
+
+
+def _sample_stats(y, w, criterion, n_classes):
+    """Per-sample statistics in the engine's layout: (d, n), last row w."""
+    if n_classes:
+        stats = np.zeros((n_classes + 1, len(y)))
+        stats[np.asarray(y, dtype=np.intp), np.arange(len(y))] = w
+        stats[-1] = w
+        return stats
+    y = np.asarray(y, dtype=np.float64)
+    stats = np.zeros((4, len(y)))
+    stats[0], stats[1] = w * y, w * y * y
+    if criterion == "poisson":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            stats[2] = np.where(y > 0, w * y * np.log(y), 0.0)
+    stats[-1] = w
+    return stats
+
+
+def threshold_curve(x, y, criterion, n_classes=0, sample_weight=None,
+                    min_samples_leaf=1) -> pd.DataFrame:
+    """The gain of every threshold of one numeric feature at one node.
+
+    ``x``: the feature's values on the node's samples; ``y``: class codes
+    (``n_classes`` > 0) or the numeric target.  Thresholds are midpoints
+    between consecutive distinct values, as the engine places them.  Columns:
+    threshold, gain, n_left, n_right, impurity_left, impurity_right,
+    gain_ratio, allowed (the children respect ``min_samples_leaf``).
+    """
+    x = np.asarray(x, dtype=np.float32)
+    w = np.ones(len(x)) if sample_weight is None else np.asarray(sample_weight, float)
+    order = np.argsort(x, kind="stable")
+    xs, ws = x[order], w[order]
+    ys = np.asarray(y)[order]
+    cut = np.flatnonzero(xs[1:] > xs[:-1] + FEATURE_THRESHOLD)  # left = [0..cut]
+    columns = ["threshold", "gain", "n_left", "n_right", "impurity_left",
+               "impurity_right", "gain_ratio", "allowed"]
+    if not len(cut):
+        return pd.DataFrame(columns=columns)
+    crit = make_criterion(criterion, n_classes, classification=bool(n_classes))
+    cum_w = np.cumsum(ws)
+    W = cum_w[-1]
+    wl, wr = cum_w[cut], W - cum_w[cut]
+    if crit.needs_samples:
+        forward = sad_prefix(ys.astype(float), ws)
+        backward = sad_prefix(ys[::-1].astype(float), ws[::-1])[::-1]
+        imp = forward[-1] / W
+        il = forward[cut] / wl
+        ir = backward[cut + 1] / wr
+    else:
+        stats = _sample_stats(ys, ws, criterion, n_classes)
+        cum = np.cumsum(stats, axis=1)
+        total = cum[:, -1:]
+        left = cum[:, cut]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            imp = float(crit.impurity(total)[0])
+            il = crit.impurity(left)
+            ir = crit.impurity(total - left)
+    gain = imp - wl / W * il - wr / W * ir
+    a, b = xs[cut].astype(np.float64), xs[cut + 1].astype(np.float64)
+    thr = a / 2.0 + b / 2.0
+    thr = np.where((thr == b) | np.isinf(thr), a, thr)
+    n_left = cut + 1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = wl / W
+        info = -(p * np.log2(p) + (1 - p) * np.log2(1 - p))
+        ratio = gain / info
+    return pd.DataFrame({
+        "threshold": thr, "gain": gain, "n_left": n_left, "n_right": len(x) - n_left,
+        "impurity_left": il, "impurity_right": ir, "gain_ratio": ratio,
+        "allowed": (n_left >= min_samples_leaf) & (len(x) - n_left >= min_samples_leaf),
+    })
+
+
+def category_gains(labels, y, criterion, n_classes=0, sample_weight=None) -> pd.DataFrame:
+    """For a categorical feature at one node: the gain of each split
+    "category c" against "every other category" (what a one-hot feature's
+    split does).  Columns: category, gain, n_category, n_rest."""
+    labels = np.asarray(labels, dtype=object)
+    rows = []
+    for c in sorted(set(labels.tolist()), key=str):
+        inside = (labels == c).astype(np.float32)
+        curve = threshold_curve(inside, y, criterion, n_classes, sample_weight)
+        gain = float(curve["gain"].iloc[0]) if len(curve) else 0.0
+        n_in = int(inside.sum())
+        rows.append({"category": c, "gain": gain, "n_category": n_in,
+                     "n_rest": len(labels) - n_in})
+    return pd.DataFrame(rows, columns=["category", "gain", "n_category", "n_rest"])
+
+
+# ---------------------------------------------------------------------------
+# Scores as the tree grows
+# ---------------------------------------------------------------------------
+
+
+def class_codes(classes, y) -> np.ndarray:
+    """Index of each label in ``classes`` (sorted), -1 for unseen labels."""
+    y = np.asarray(y)
+    if not len(y):
+        return np.zeros(0, dtype=np.intp)
+    pos = np.searchsorted(classes, y)
+    pos = np.minimum(pos, len(classes) - 1)
+    return np.where(classes[pos] == y, pos, -1)
+
+
+def score_path(model, X, y) -> np.ndarray:
+    """``model.tree_at(k).score`` for every k = 0..len(steps_): accuracy for
+    classifiers, R² for regressors, on (X, y).
+
+    Replays the growth on the rows: a split only moves the rows of the node
+    it splits, so the whole path costs about one pass of each row down its
+    branch.  Empty data gives NaN.
+    """
+    n_steps = len(model.steps_)
+    if not len(y):
+        return np.full(n_steps + 1, np.nan)
+    tree = model.tree_
+    leaf = model.apply(X)
+    classifier = hasattr(model, "classes_")
+    if classifier:
+        target = class_codes(model.classes_, y)
+        best = np.argmax(tree.value[:, 0, :], axis=1)
+
+        def loss(node, rows):  # misclassified rows
+            return float(np.sum(target[rows] != best[node]))
+        total = float(len(y))
+    else:
+        target = np.asarray(y, dtype=np.float64)
+        pred = tree.value[:, 0, 0]
+
+        def loss(node, rows):
+            return float(np.sum((target[rows] - pred[node]) ** 2))
+        total = float(np.sum((target - target.mean()) ** 2))
+
+    def score(current):
+        if classifier:
+            return 1.0 - current / total
+        if total == 0:
+            return 1.0 if current == 0 else 0.0
+        return 1.0 - current / total
+
+    members = {0: np.arange(len(y))}
+    current = loss(0, members[0])
+    out = [score(current)]
+    for step in model.steps_:
+        node = step.node
+        rows = members.pop(node, np.zeros(0, dtype=np.intp))
+        current -= loss(node, rows)
+        # each row goes to the child that is its leaf's ancestor one level down
+        up = leaf[rows].copy()
+        level = tree.depth[node] + 1
+        deeper = tree.depth[up] > level
+        while deeper.any():
+            up[deeper] = tree.parent[up[deeper]]
+            deeper = tree.depth[up] > level
+        for child in tree.children_of(node):
+            members[child] = rows[up == child]
+            current += loss(child, members[child])
+        out.append(score(current))
+    return np.array(out)
+
+
+# ---------------------------------------------------------------------------
+# The partition of the plane
+# ---------------------------------------------------------------------------
+
+
+def node_boxes(tree, n_features):
+    """Bounds of every node's region: ``lo < x <= hi`` feature by feature
+    (arrays of shape (node_count, n_features), -inf/inf when unbounded)."""
+    lo = np.full((tree.node_count, n_features), -np.inf)
+    hi = np.full((tree.node_count, n_features), np.inf)
+    for node in np.argsort(tree.depth, kind="stable"):  # parents before children
+        kids = tree.children_of(node)
+        if not kids:
+            continue
+        f, t = int(tree.feature[node]), float(tree.threshold[node])
+        left, right = kids
+        lo[left], hi[left] = lo[node], hi[node]
+        lo[right], hi[right] = lo[node], hi[node]
+        hi[left, f] = min(hi[left, f], t)
+        lo[right, f] = max(lo[right, f], t)
+    return lo, hi
+
+
+def partition_2d(tree, fx, fy, point) -> pd.DataFrame:
+    """The leaves of ``tree`` met on the plane of features ``fx``, ``fy``
+    through ``point`` (the other features held at point's values), as
+    rectangles x0 < x <= x1, y0 < y <= y1.  They tile the plane exactly.
+    Columns: node (compact index), x0, x1, y0, y1."""
+    point = np.asarray(point, dtype=np.float32).astype(np.float64)
+    lo, hi = node_boxes(tree, len(point))
+    leaves = np.flatnonzero(tree.is_leaf())
+    others = [f for f in range(len(point)) if f not in (fx, fy)]
+    inside = np.ones(len(leaves), dtype=bool)
+    if others:
+        inside = np.all((lo[leaves][:, others] < point[others])
+                        & (point[others] <= hi[leaves][:, others]), axis=1)
+    leaves = leaves[inside]
+    return pd.DataFrame({"node": leaves, "x0": lo[leaves, fx], "x1": hi[leaves, fx],
+                         "y0": lo[leaves, fy], "y1": hi[leaves, fy]})

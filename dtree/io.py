@@ -1,0 +1,397 @@
+"""Tables in: the built-in datasets and uploaded files.
+
+``read_table(data, filename)`` turns the bytes of an upload (CSV, TSV, Excel
+.xlsx or Parquet) into a DataFrame plus a list of notes for the reader, or
+raises :class:`DataError` with a message meant for the page.  Nothing
+uploaded is executed or unpickled: CSV is parsed as text, .xlsx by openpyxl
+(cell values only) and Parquet by pyarrow.
+
+How a text file is read:
+
+* the format comes from the file's first bytes, not its name, so an image
+  or an archive renamed to .csv is recognised and refused (an Excel workbook
+  renamed to .csv is read as the workbook it is);
+* the encoding is UTF-8 (with or without BOM), UTF-16 with a BOM, GB18030
+  (which includes GBK, what Excel in Chinese saves) or, failing those,
+  Windows-1252 / Latin-1;
+* the delimiter is the one of ``, \\t ; |`` that splits the first rows into
+  the most columns most consistently;
+* column names are made unique, non-empty and at most ``MAX_NAME_LENGTH``
+  characters long, and every such change is reported.
+
+``BUILTIN`` is the registry of bundled datasets (one line each).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import unicodedata
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+
+MAX_NAME_LENGTH = 80
+#: Excel files are zip archives of XML: refuse ones that unpack to more than this.
+MAX_UNPACKED_BYTES = 400 * 2**20
+DELIMITERS = (",", "\t", ";", "|")
+_SNIFF_CHARS = 64 * 1024
+
+# Python's csv module refuses fields over 128 kB by default; a 200 kB cell is
+# legitimate data, so lift the limit (pandas' own C parser has none).
+csv.field_size_limit(max(csv.field_size_limit(), 1 << 28))
+
+
+class DataError(ValueError):
+    """A problem with the user's data, worded for the page."""
+
+
+# ---------------------------------------------------------------------------
+# Built-in datasets
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A bundled dataset: ``data/<file>`` with its target column."""
+
+    file: str
+    target: str
+    description: str = ""
+
+
+#: Title -> dataset.  Adding a dataset is one line here plus the file in data/.
+BUILTIN = {
+    "Iris": Builtin("iris.csv", "species", "150 flowers, 4 measurements, 3 species"),
+    "Wine": Builtin("wine.csv", "class", "178 wines, 13 chemical measurements, 3 cultivars"),
+}
+
+
+def load_builtin(title: str) -> pd.DataFrame:
+    """The built-in dataset called ``title``, read like an upload."""
+    spec = BUILTIN[title]
+    path = DATA_DIR / spec.file
+    table = read_table(path.read_bytes(), path.name)
+    return table.frame
+
+
+# ---------------------------------------------------------------------------
+# Reading uploads
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    """A parsed upload: the frame and what the reader should know about it."""
+
+    frame: pd.DataFrame
+    notes: list[str] = field(default_factory=list)
+    format: str = "csv"
+    encoding: str | None = None
+    delimiter: str | None = None
+
+
+# (magic bytes, what the file is) for formats that are certainly not tables.
+_NOT_TABLES = (
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF87a", "a GIF image"),
+    (b"GIF89a", "a GIF image"),
+    (b"%PDF", "a PDF document"),
+    (b"\x1f\x8b", "a gzip archive"),
+    (b"BZh", "a bzip2 archive"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (b"Rar!", "a RAR archive"),
+    (b"\x7fELF", "a program (ELF executable)"),
+    (b"MZ", "a Windows program"),
+    (b"\x80\x04\x95", "a Python pickle (never loaded here)"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+)
+_ZIP = (b"PK\x03\x04", b"PK\x05\x06")
+_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # old binary .xls / .doc
+_PARQUET = b"PAR1"
+
+
+def read_table(data: bytes, filename: str = "upload.csv") -> Table:
+    """Parse an uploaded file.  Raises :class:`DataError` on any problem."""
+    if not data:
+        raise DataError("The file is empty (0 bytes).")
+    if not data.strip():
+        raise DataError("The file contains only blank space: there is no table in it.")
+    suffix = Path(str(filename)).suffix.lower()
+    for magic, what in _NOT_TABLES:
+        if data.startswith(magic):
+            raise DataError(f"This file is {what}, not a table. Upload a CSV, TSV, "
+                            "Excel (.xlsx) or Parquet file.")
+    if data.startswith(_OLE):
+        raise DataError("This is an old binary Excel (.xls) or Office file, which dtree "
+                        "does not read. In Excel, save it as .xlsx or CSV.")
+    if data.startswith(_ZIP):
+        table = _read_excel(data)
+        if suffix not in (".xlsx", ".xlsm"):
+            table.notes.insert(0, "The file is an Excel workbook (whatever its name says) "
+                                  "and was read as one.")
+    elif data.startswith(_PARQUET):
+        table = _read_parquet(data)
+    elif suffix in (".xlsx", ".xlsm", ".xls"):
+        raise DataError("This file is named like an Excel workbook but is not one "
+                        "(an .xlsx file is a zip archive). Re-save it from Excel.")
+    elif suffix == ".parquet":
+        raise DataError("This file is named .parquet but is not a Parquet file.")
+    else:
+        table = _read_text(data, prefer_tab=suffix in (".tsv", ".tab"))
+    table.frame, name_notes = _clean_columns(table.frame)
+    table.notes.extend(name_notes)
+    if table.frame.shape[1] == 0:
+        raise DataError("No columns were found in the file.")
+    if len(table.frame) == 0:
+        raise DataError("The file has a header but no data rows.")
+    return table
+
+
+def _read_excel(data: bytes) -> Table:
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        names = archive.namelist()
+        unpacked = sum(info.file_size for info in archive.infolist())
+    except zipfile.BadZipFile:
+        raise DataError("The file starts like a zip archive but is damaged.") from None
+    if "xl/workbook.xml" not in names:
+        raise DataError("This is a zip archive, not a table. Unzip it and upload the "
+                        "CSV or Excel file inside.")
+    if unpacked > MAX_UNPACKED_BYTES:
+        raise DataError(f"This workbook unpacks to {unpacked / 2**20:.0f} MB, more than "
+                        f"the {MAX_UNPACKED_BYTES / 2**20:.0f} MB dtree accepts.")
+    try:
+        sheets = pd.read_excel(io.BytesIO(data), sheet_name=None, header=None,
+                               engine="openpyxl")
+    except ImportError:
+        raise DataError("Reading Excel files needs the openpyxl package "
+                        "(pip install openpyxl).") from None
+    except Exception as exc:  # openpyxl raises many kinds on broken files
+        raise DataError(f"The Excel file could not be read ({type(exc).__name__}).") from None
+    if not sheets:
+        raise DataError("The workbook has no sheets.")
+    name, frame = next(iter(sheets.items()))
+    notes = []
+    if len(sheets) > 1:
+        notes.append(f"The workbook has {len(sheets)} sheets; the first, "
+                     f"“{name}”, was read.")
+    frame = frame.dropna(how="all").dropna(axis=1, how="all")
+    if frame.empty:
+        raise DataError("The first sheet of the workbook is empty.")
+    # the first row is the header; read it ourselves so that pandas neither
+    # renames repeated names nor invents "Unnamed" ones (_clean_columns reports)
+    header = [None if pd.isna(v) else v for v in frame.iloc[0]]
+    frame = frame.iloc[1:].infer_objects()
+    frame.columns = header
+    return Table(frame, notes, format="xlsx")
+
+
+def _read_parquet(data: bytes) -> Table:
+    try:
+        frame = pd.read_parquet(io.BytesIO(data))
+    except Exception as exc:
+        raise DataError(f"The Parquet file could not be read ({type(exc).__name__}).") from None
+    frame = frame.reset_index(drop=frame.index.name is None)
+    return Table(frame, [], format="parquet")
+
+
+def decode_text(data: bytes) -> tuple[str, str]:
+    """(text, encoding name) of a text file's bytes."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        try:
+            return data[3:].decode("utf-8"), "UTF-8 with BOM"
+        except UnicodeDecodeError:
+            pass
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16"), "UTF-16"
+        except UnicodeDecodeError:
+            pass
+    try:
+        return data.decode("utf-8"), "UTF-8"
+    except UnicodeDecodeError:
+        pass
+    try:
+        text = data.decode("gb18030")
+        if _looks_chinese(text):
+            return text, "GB18030 (GBK)"
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("cp1252"), "Windows-1252"
+    except UnicodeDecodeError:
+        return data.decode("latin-1"), "Latin-1"
+
+
+def _looks_chinese(text: str) -> bool:
+    """Whether a GB18030 decoding is plausible: real Chinese text is written
+    almost entirely in the GB2312 core set, while Latin-1 bytes read as
+    GB18030 give rare characters (an accented letter followed by an ASCII
+    letter is a valid but unusual two-byte code)."""
+    wide = [ch for ch in text if ord(ch) > 0x7F]
+    if not wide:
+        return False
+    common = 0
+    for ch in wide:
+        try:
+            ch.encode("gb2312")
+            common += 1
+        except UnicodeEncodeError:
+            pass
+    return common >= 0.8 * len(wide)
+
+
+def _is_binary(text: str) -> bool:
+    """Text with NULs or many control characters is not a table."""
+    sample = text[:_SNIFF_CHARS]
+    if "\x00" in sample:
+        return True
+    controls = sum(1 for ch in sample
+                   if ch not in "\t\n\r" and unicodedata.category(ch) in ("Cc", "Cs", "Co"))
+    return controls > 0.01 * max(len(sample), 1)
+
+
+def sniff_delimiter(text: str, prefer_tab: bool = False) -> str:
+    """The delimiter that splits the first rows into the most columns, most
+    consistently (ties: tab for .tsv files, else the order of DELIMITERS)."""
+    sample = text[:_SNIFF_CHARS]
+    truncated = len(text) > len(sample)
+    order = ("\t",) + tuple(d for d in DELIMITERS if d != "\t") if prefer_tab else DELIMITERS
+    best, best_score = order[0] if prefer_tab else ",", (0.0, 1)
+    for delim in order:
+        try:
+            rows = [r for r in csv.reader(io.StringIO(sample), delimiter=delim) if r]
+        except csv.Error:
+            continue
+        if truncated and len(rows) > 1:
+            rows = rows[:-1]  # the last row may be cut in the middle
+        rows = rows[:100]
+        if not rows or len(rows[0]) < 2:
+            continue
+        width = len(rows[0])
+        consistency = sum(len(r) == width for r in rows) / len(rows)
+        score = (round(consistency, 2), width)
+        if consistency >= 0.5 and score > best_score:
+            best, best_score = delim, score
+    return best
+
+
+_DELIMITER_NAMES = {",": "comma", "\t": "tab", ";": "semicolon", "|": "vertical bar"}
+
+
+def _read_text(data: bytes, prefer_tab: bool) -> Table:
+    text, encoding = decode_text(data)
+    if _is_binary(text):
+        raise DataError("This file does not look like text: it contains binary data. "
+                        "Upload a CSV, TSV, Excel (.xlsx) or Parquet file.")
+    delim = sniff_delimiter(text, prefer_tab)
+    try:
+        header = next(csv.reader(io.StringIO(text), delimiter=delim))
+    except StopIteration:
+        raise DataError("The file has no header row.") from None
+    except csv.Error as exc:
+        raise DataError(f"The header row could not be read: {exc}.") from None
+    names = [str(n) for n in header]
+    notes = [f"Read as text in {encoding}, columns separated by "
+             f"{_DELIMITER_NAMES[delim]}s."]
+    options = dict(sep=delim, header=0, names=_unique(names)[0], index_col=False,
+                   skip_blank_lines=True)
+    try:
+        frame = pd.read_csv(io.StringIO(text), engine="c", low_memory=False, **options)
+    except pd.errors.ParserError:
+        bad = []
+
+        def skip(fields):
+            bad.append(len(fields))
+            return None
+
+        try:
+            frame = pd.read_csv(io.StringIO(text), engine="python", on_bad_lines=skip,
+                                **options)
+        except (pd.errors.ParserError, csv.Error, ValueError) as exc:
+            raise DataError(f"The file could not be parsed as a table: {exc}") from None
+        notes.append(f"{len(bad)} row(s) had more fields than the header's {len(names)} "
+                     f"and were left out.")
+    except (pd.errors.EmptyDataError, UnicodeError, ValueError) as exc:
+        raise DataError(f"The file could not be parsed as a table: {exc}") from None
+    # the header gave the names; _clean_columns reports the changes made to them
+    frame.columns = names
+    if delim != ",":
+        frame, converted = _decimal_commas(frame)
+        if converted:
+            notes.append(f"{converted} column(s) written with decimal commas (12,5) were "
+                         "read as numbers.")
+    return Table(frame, notes, format="csv", encoding=encoding, delimiter=delim)
+
+
+_DECIMAL_COMMA = r"^\s*[-+]?\d+(?:,\d+)?\s*$"
+
+
+def _decimal_commas(frame):
+    """Text columns that are numbers written with a decimal comma, as numbers
+    (files from locales that separate columns with ; or tabs)."""
+    converted = 0
+    for j, name in enumerate(frame.columns):
+        col = frame.iloc[:, j]
+        if pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col):
+            continue
+        present = col.dropna().astype(str)
+        if len(present) and present.str.contains(",").any() and \
+                present.str.match(_DECIMAL_COMMA).all():
+            frame.isetitem(j, pd.to_numeric(col.astype(str).str.replace(",", ".")
+                                            .where(col.notna())))
+            converted += 1
+    return frame, converted
+
+
+def _unique(names):
+    """Names made non-empty, short and unique; and a note per kind of change."""
+    notes = []
+    out = []
+    empty, long = [], []
+    for i, raw in enumerate(names):
+        name = "" if raw is None else " ".join(str(raw).split())
+        if name == "":
+            name = f"column {i + 1}"
+            empty.append(i + 1)
+        if len(name) > MAX_NAME_LENGTH:
+            name = name[: MAX_NAME_LENGTH - 1] + "…"
+            long.append(i + 1)
+        out.append(name)
+    seen = {}
+    repeated = []
+    for i, name in enumerate(out):
+        if name in seen:
+            k = seen[name] + 1
+            while f"{name} ({k})" in seen:
+                k += 1
+            seen[name] = k
+            out[i] = f"{name} ({k})"
+            seen[out[i]] = 1
+            repeated.append(name)
+        else:
+            seen[name] = 1
+    if empty:
+        notes.append(f"{len(empty)} column(s) had no name and were called “column N”.")
+    if long:
+        notes.append(f"{len(long)} column name(s) were longer than {MAX_NAME_LENGTH} "
+                     "characters and were shortened.")
+    if repeated:
+        shown = ", ".join(sorted(set(repeated))[:5])
+        notes.append(f"Repeated column names were numbered: {shown}.")
+    return out, notes
+
+
+def _clean_columns(frame: pd.DataFrame):
+    names, notes = _unique([None if (isinstance(c, float) and np.isnan(c)) else c
+                            for c in frame.columns])
+    frame = frame.copy(deep=False)
+    frame.columns = names
+    return frame.reset_index(drop=True), notes

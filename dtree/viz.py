@@ -1,0 +1,333 @@
+"""Figures for the app: the tree at a step as DOT, and Plotly charts.
+
+Every builder returns a figure (a DOT string or a ``plotly`` Figure) and never
+draws it.  User text reaches DOT only through ``export_graphviz`` (which
+escapes it) and reaches Plotly only HTML-escaped, since Plotly renders a
+subset of HTML in titles, labels and hover text.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+
+from .explain import partition_2d
+from .export import OKABE_ITO, export_graphviz
+
+#: Border colours of the node split in this step and of the next one to split.
+JUST_SPLIT = "#D55E00"  # vermillion
+NEXT_SPLIT = "#0072B2"  # blue
+#: Above this many nodes the DOT is cut at a depth (drawing thousands of boxes
+#: takes seconds and shows nothing readable).
+MAX_DRAWN_NODES = 255
+FONT_SIZE = 18
+#: DOT font size (points; the browser draws a point as 4/3 pixel).
+TREE_FONT_SIZE = 14
+LABEL_LENGTH = 32
+
+
+def short(text, n=LABEL_LENGTH) -> str:
+    """User text shortened for a label (one line, at most n characters)."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _plain(text, n=LABEL_LENGTH) -> str:
+    """User text for Plotly: shortened and HTML-escaped."""
+    return html.escape(short(text, n), quote=True)
+
+
+def impurity_label(criterion: str) -> str:
+    return {"gain_ratio": "entropy", "log_loss": "entropy", "friedman_mse": "mse",
+            "squared_error": "mse", "absolute_error": "mae",
+            "misclassification": "error"}.get(criterion, criterion)
+
+
+# ---------------------------------------------------------------------------
+# The tree at step k, as DOT
+# ---------------------------------------------------------------------------
+
+
+def tree_font_size(n_leaves: int) -> int:
+    """Larger text for small trees; chosen on the grown tree so that the size
+    does not change while stepping."""
+    return 20 if n_leaves <= 4 else 17 if n_leaves <= 8 else TREE_FONT_SIZE
+
+
+def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
+             fontsize=None) -> tuple[str, dict]:
+    """DOT of ``model.tree_at(k)`` with the teaching annotations.
+
+    Each node shows its id, split, impurity, samples, class counts (or mean)
+    and class; split nodes add their gain (gain ratio under C4.5) and g(t);
+    in best-first growth, leaves waiting to be split show their priority.
+    The node split by step k is outlined in vermillion, the next one in blue.
+    ``cost_complexity``: the table of ``cost_complexity_table(tree_at(k))``.
+    ``fontsize`` defaults to :func:`tree_font_size` of the grown tree.
+
+    Returns (dot, info) where info says what was highlighted or cut.
+    """
+    steps = model.steps_
+    tree = model.tree_at(k)
+    if fontsize is None:
+        fontsize = tree_font_size(model.tree_.n_leaves)
+    index = {int(nid): i for i, nid in enumerate(tree.node_ids)}
+    by_node = {s.node: s for s in steps}
+    highlight, lines = {}, {}
+    info = {"just_split": None, "next_split": None, "depth_cut": None}
+    if k > 0:
+        highlight[index[steps[k - 1].node]] = JUST_SPLIT
+        info["just_split"] = steps[k - 1].node
+    if k < len(steps):
+        highlight[index[steps[k].node]] = NEXT_SPLIT
+        info["next_split"] = steps[k].node
+    ratio = model.criterion == "gain_ratio"
+    best_first = getattr(model, "growth_", None) == "best_first"
+    g = None if cost_complexity is None else cost_complexity["g"].to_numpy()
+    for i, nid in enumerate(tree.node_ids):
+        extra = []
+        if tree.children_of(i):
+            step = by_node.get(int(nid))
+            parts = []
+            if step is not None:
+                parts.append(f"gain ratio = {step.gain_ratio:.3f}" if ratio
+                             else f"gain = {step.gain:.3f}")
+            if g is not None and np.isfinite(g[i]):
+                parts.append(f"g(t) = {g[i]:.4f}")
+            if parts:
+                extra.append(", ".join(parts))
+        elif best_first and np.isfinite(tree.split_improvement[i]):
+            extra.append(f"priority = {tree.split_improvement[i]:.4f}")
+        if extra:
+            lines[i] = extra
+    classes = getattr(model, "classes_", None)
+    max_depth = None
+    if tree.node_count > MAX_DRAWN_NODES:
+        counts = np.cumsum(np.bincount(tree.depth - tree.depth.min()))
+        max_depth = max(int(np.searchsorted(counts, MAX_DRAWN_NODES, side="right")) - 1, 1)
+        info["depth_cut"] = max_depth
+    dot = export_graphviz(
+        tree,
+        feature_names=[short(f) for f in model.feature_names_in_],
+        class_names=None if classes is None else [short(c) for c in classes],
+        impurity_name=impurity_label(model.criterion),
+        # square corners: Graphviz draws rounded boxes as paths, and the
+        # browser-side renderer of st.graphviz_chart samples every path point
+        # by point when the tree changes (10x slower steps at 31 nodes)
+        rounded=False,
+        node_ids=True, highlight=highlight, label_lines=lines, fontsize=fontsize,
+        rankdir=rankdir, max_depth=max_depth, precision=3,
+    )
+    # layout of our own (constant text, no user input): tighter, transparent
+    dot = dot.replace("digraph Tree {\n", "digraph Tree {\n"
+                      'graph [bgcolor="transparent", nodesep=0.2, ranksep=0.35, '
+                      "pad=0.1] ;\n", 1)
+    return dot, info
+
+
+# ---------------------------------------------------------------------------
+# Plotly
+# ---------------------------------------------------------------------------
+
+
+def _layout(fig, title=None, height=480, **axes):
+    fig.update_layout(
+        title=None if title is None else {"text": title, "font": {"size": FONT_SIZE + 2}},
+        font={"size": FONT_SIZE}, height=height, margin={"l": 60, "r": 20, "t": 60, "b": 60},
+        legend={"font": {"size": FONT_SIZE - 2}}, **axes)
+    return fig
+
+
+def class_colour(i) -> str:
+    return OKABE_ITO[int(i) % len(OKABE_ITO)]
+
+
+def _rgba(hex_colour, alpha):
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r},{g},{b},{alpha})"
+
+
+def tree_layout(tree):
+    """x, y positions of every node: leaves left to right, parents centred
+    over their children, one row per depth."""
+    x = np.zeros(tree.node_count)
+    order, stack = [], [0]
+    while stack:  # pre-order, so that leaves come left to right
+        n = stack.pop()
+        order.append(n)
+        stack.extend(reversed(tree.children_of(n)))
+    slot = 0
+    for n in order:
+        if not tree.children_of(n):
+            x[n] = slot
+            slot += 1
+    for n in np.argsort(-tree.depth, kind="stable"):
+        kids = tree.children_of(n)
+        if kids:
+            x[n] = np.mean(x[kids])
+    return x, -tree.depth.astype(float)
+
+
+def tree_figure(tree, model, selected=None, height=380):
+    """A clickable Plotly drawing of ``tree`` (a ``tree_at(k)``): one marker
+    per node, with the full tree's node id in ``customdata``."""
+    import plotly.graph_objects as go
+
+    x, y = tree_layout(tree)
+    ex, ey = [], []
+    for n in range(tree.node_count):
+        for c in tree.children_of(n):
+            ex += [x[n], x[c], None]
+            ey += [y[n], y[c], None]
+    names = list(model.feature_names_in_)
+    classes = getattr(model, "classes_", None)
+    colours, hover = [], []
+    for n in range(tree.node_count):
+        if classes is not None:
+            best = int(np.argmax(tree.value[n, 0, :]))
+            colours.append(class_colour(best))
+            what = f"class {_plain(classes[best])}"
+        else:
+            colours.append(OKABE_ITO[4])
+            what = f"mean {tree.value[n, 0, 0]:.4g}"
+        split = (f"{_plain(names[tree.feature[n]])} ≤ {tree.threshold[n]:.4g}"
+                 if tree.children_of(n) else "leaf")
+        hover.append(f"node #{tree.node_ids[n]}<br>{split}<br>"
+                     f"samples {tree.n_node_samples[n]}<br>{what}")
+    ids = [int(v) for v in tree.node_ids]
+    sizes = [30 if selected is not None and v == selected else 22 for v in ids]
+    widths = [4 if selected is not None and v == selected else 1 for v in ids]
+    fig = go.Figure([
+        go.Scatter(x=ex, y=ey, mode="lines", line={"color": "#888", "width": 2},
+                   hoverinfo="skip", showlegend=False),
+        go.Scatter(x=x, y=y, mode="markers+text", text=[f"#{v}" for v in ids],
+                   textposition="top center", customdata=ids, hovertext=hover,
+                   hoverinfo="text", showlegend=False,
+                   marker={"size": sizes, "color": colours,
+                           "line": {"color": "#000", "width": widths}},
+                   selected={"marker": {"opacity": 1}},
+                   unselected={"marker": {"opacity": 1}}),
+    ])
+    _layout(fig, None, height)
+    fig.update_xaxes(visible=False)
+    fig.update_yaxes(visible=False, range=[y.min() - 0.5, 0.6])
+    fig.update_layout(margin={"l": 10, "r": 10, "t": 10, "b": 10}, clickmode="event+select",
+                      dragmode=False)
+    return fig
+
+
+def gain_curve_figure(curve, feature, chosen=None, value="gain", label="gain"):
+    """Gain (or gain ratio) against every threshold of one feature."""
+    import plotly.graph_objects as go
+
+    ok = curve["allowed"].to_numpy(bool)
+    # markers only while there are few thresholds (thousands of SVG markers are slow)
+    mode = "lines+markers" if len(curve) <= 150 else "lines"
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=curve["threshold"][ok], y=curve[value][ok], mode=mode,
+                             name=label, line={"color": OKABE_ITO[4], "width": 3},
+                             marker={"size": 7}))
+    if (~ok).any():
+        fig.add_trace(go.Scatter(x=curve["threshold"][~ok], y=curve[value][~ok],
+                                 mode="markers", name="children too small",
+                                 marker={"size": 7 if mode != "lines" else 4, "color": "#999",
+                                         "symbol": "x"}))
+    if chosen is not None:
+        fig.add_vline(x=chosen, line={"color": JUST_SPLIT, "width": 3, "dash": "dash"},
+                      annotation_text=f"chosen: {chosen:.4g}",
+                      annotation_font_size=FONT_SIZE - 2)
+    return _layout(fig, f"{label} of each threshold on {_plain(feature, 48)}",
+                   xaxis_title=_plain(feature, 48), yaxis_title=label)
+
+
+def category_figure(bars, feature):
+    """One bar per category: the gain of splitting it off from the rest."""
+    import plotly.graph_objects as go
+
+    fig = go.Figure(go.Bar(x=[_plain(c, 24) for c in bars["category"]], y=bars["gain"],
+                           marker_color=OKABE_ITO[4],
+                           hovertext=[f"{n} rows" for n in bars["n_category"]]))
+    return _layout(fig, f"gain of “category vs the rest” on {_plain(feature, 40)}",
+                   xaxis_title=_plain(feature, 48), yaxis_title="gain")
+
+
+def score_figure(train, test, step, metric="accuracy"):
+    """Train/test score against step, with the current step marked."""
+    import plotly.graph_objects as go
+
+    steps = np.arange(len(train))
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=steps, y=train, mode="lines+markers", name="train",
+                             line={"color": OKABE_ITO[4], "width": 3}))
+    if len(test) and np.isfinite(test).any():
+        fig.add_trace(go.Scatter(x=steps, y=test, mode="lines+markers", name="test",
+                                 line={"color": OKABE_ITO[5], "width": 3, "dash": "dot"}))
+    fig.add_vline(x=step, line={"color": "#000", "width": 2},
+                  annotation_text=f"step {step}", annotation_font_size=FONT_SIZE - 2)
+    return _layout(fig, f"{metric} as the tree grows", xaxis_title="step (splits made)",
+                   yaxis_title=metric)
+
+
+def regions_figure(tree, model, fx, fy, point, X, y, max_points=3000):
+    """The partition of the plane (features fx, fy; the others held at
+    ``point``) by ``tree``, with the rows of (X, y) on top."""
+    import plotly.graph_objects as go
+
+    names = list(model.feature_names_in_)
+    X = np.asarray(X, dtype=np.float64)
+    if len(X) > max_points:
+        keep = np.random.default_rng(0).choice(len(X), max_points, replace=False)
+        X, y = X[keep], np.asarray(y)[keep]
+    xs, ys = X[:, fx], X[:, fy]
+    pad_x = 0.05 * (np.ptp(xs) or 1.0)
+    pad_y = 0.05 * (np.ptp(ys) or 1.0)
+    x_lo, x_hi = xs.min() - pad_x, xs.max() + pad_x
+    y_lo, y_hi = ys.min() - pad_y, ys.max() + pad_y
+    classes = getattr(model, "classes_", None)
+    rects = partition_2d(tree, fx, fy, point)
+    fig = go.Figure()
+    if classes is None:
+        values = tree.value[:, 0, 0]
+        v_lo, v_hi = float(values.min()), float(values.max())
+    for r in rects.itertuples():
+        x0, x1 = max(r.x0, x_lo), min(r.x1, x_hi)
+        y0, y1 = max(r.y0, y_lo), min(r.y1, y_hi)
+        if x0 >= x1 or y0 >= y1:
+            continue
+        if classes is not None:
+            fill = _rgba(class_colour(np.argmax(tree.value[r.node, 0, :])), 0.30)
+        else:
+            t = 0.0 if v_hi == v_lo else (tree.value[r.node, 0, 0] - v_lo) / (v_hi - v_lo)
+            fill = _rgba(OKABE_ITO[4], 0.1 + 0.5 * t)
+        fig.add_shape(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, fillcolor=fill,
+                      line={"color": "#333", "width": 1.5}, layer="below")
+    if classes is not None:
+        from .explain import class_codes
+
+        codes = class_codes(classes, y)
+        for i, c in enumerate(classes):
+            sel = codes == i
+            if sel.any():
+                fig.add_trace(go.Scattergl(
+                    x=xs[sel], y=ys[sel], mode="markers", name=_plain(c),
+                    marker={"color": class_colour(i), "size": 8,
+                            "line": {"color": "#000", "width": 0.5}}))
+    else:
+        fig.add_trace(go.Scattergl(
+            x=xs, y=ys, mode="markers", name="rows",
+            marker={"color": np.asarray(y, dtype=float), "colorscale": "Viridis", "size": 7,
+                    "showscale": True, "colorbar": {"title": "target"}}))
+    fig.update_xaxes(range=[x_lo, x_hi])
+    fig.update_yaxes(range=[y_lo, y_hi])
+    return _layout(fig, None, 560, xaxis_title=_plain(names[fx], 48),
+                   yaxis_title=_plain(names[fy], 48))
+
+
+def bar_figure(labels, counts, title, xaxis_title=""):
+    """Counts per label (class balance, missing values per column)."""
+    import plotly.graph_objects as go
+
+    fig = go.Figure(go.Bar(x=[_plain(v, 24) for v in labels], y=list(counts),
+                           marker_color=[class_colour(i) for i in range(len(labels))]))
+    return _layout(fig, title, 380, xaxis_title=xaxis_title, yaxis_title="rows")

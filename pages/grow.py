@@ -1,0 +1,482 @@
+"""Grow page: step through the tree's growth and inspect every node."""
+
+import time
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from dtree import explain, viz
+from dtree.prepare import (CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA,
+                           criteria_for)
+from pages.shared import (current_setup, current_table, fitted, md, prepared,
+                          require_frame)
+
+GROWTH = {"depth_first": "depth-first", "best_first": "best-first",
+          "breadth_first": "breadth-first"}
+SPEEDS = {"slow (2 s)": 2.0, "medium (1 s)": 1.0, "fast (0.5 s)": 0.5}
+state = st.session_state
+require_frame()
+
+table = current_table()
+setup = current_setup(table)
+
+
+# -- sidebar: the tree's parameters ---------------------------------------------
+DEFAULTS = {"splitter": "best", "growth": "depth_first", "max_depth": 5,
+            "min_samples_split": 2, "min_samples_leaf": 1, "max_leaf_nodes": None,
+            "min_impurity_decrease": 0.0, "random_state": 0}
+NAMES = {**CLASSIFICATION_CRITERIA, **REGRESSION_CRITERIA}
+
+
+def chosen_parameters(task):
+    """(preset, criterion, parameters) from the sidebar's state or the defaults
+    (read before the widgets are drawn, which may be later in the run)."""
+    preset = state.get("preset", "CART") if task == "classification" else "CART"
+    options = criteria_for(task, preset)
+    if state.get("criterion") not in options:
+        state["criterion"] = options[0]
+    params = {k: state.get(k, v) for k, v in DEFAULTS.items()}
+    params = {k: (int(v) if isinstance(v, float) and k != "min_impurity_decrease" else v)
+              for k, v in params.items()}
+    return preset, state["criterion"], params
+
+
+def sidebar_controls(task, preset):
+    """The sidebar widgets (their values are read by chosen_parameters)."""
+    with st.sidebar:
+        st.header("Tree")
+        if task == "classification":
+            st.selectbox("Algorithm", list(PRESETS), key="preset", persist_state="session",
+                         help="ID3 = information gain, C4.5 = gain ratio, CART = binary "
+                              "splits with any criterion.")
+            st.caption(PRESETS[preset].summary)
+        else:
+            st.selectbox("Algorithm", ["CART"], key="preset_regression", disabled=True,
+                         help="Regression trees are CART trees.")
+        st.selectbox("Criterion", list(criteria_for(task, preset)), key="criterion",
+                     format_func=NAMES.get, persist_state="session")
+        st.selectbox("Splitter", ["best", "random"], key="splitter", persist_state="session",
+                     help="best: every threshold is tried; random: one random threshold "
+                          "per feature.")
+        st.selectbox("Growth order", list(GROWTH), key="growth", format_func=GROWTH.get,
+                     persist_state="session",
+                     help="The order in which nodes are split. Best-first splits the leaf "
+                          "with the largest improvement next.")
+        st.number_input("max_depth", 1, 64, DEFAULTS["max_depth"], key="max_depth",
+                        persist_state="session", placeholder="no limit",
+                        help="Clear the box for no limit.")
+        st.number_input("min_samples_split", 2, 10_000, 2, key="min_samples_split",
+                        persist_state="session")
+        st.number_input("min_samples_leaf", 1, 10_000, 1, key="min_samples_leaf",
+                        persist_state="session")
+        st.number_input("max_leaf_nodes", 2, 10_000, None, key="max_leaf_nodes",
+                        persist_state="session", placeholder="no limit")
+        st.number_input("min_impurity_decrease", 0.0, 10.0, 0.0, 0.001, format="%.4f",
+                        key="min_impurity_decrease", persist_state="session")
+        st.number_input("random_state", 0, 2**31 - 1, 0, key="random_state",
+                        persist_state="session")
+        st.header("Display")
+        st.radio("Tree layout", ["auto", "top down", "left to right"], key="layout",
+                 persist_state="session",
+                 help="auto: left to right when the grown tree has more than 8 leaves.")
+
+
+# The first run of a session draws the tree alone, and the sidebar and the
+# panels a moment later (show_the_rest_soon): the tree is on screen sooner.
+first_run = not state.get("panels_ready")
+state["panels_ready"] = True
+preset, criterion, params = chosen_parameters(setup.task)
+if not first_run:
+    sidebar_controls(setup.task, preset)
+prep, error = prepared(table, setup)
+if error and first_run:
+    sidebar_controls(setup.task, preset)
+if error:
+    st.title("Grow")
+    st.error(md(error), icon=":material/error:")
+    st.page_link("pages/data.py", label="Choose the data", icon=":material/table:")
+    st.stop()
+fit, error = fitted(table, setup, prep, criterion, params)
+if error and first_run:
+    sidebar_controls(setup.task, preset)
+if error:
+    st.title("Grow")
+    st.error(f"The tree could not be grown: {md(error)}", icon=":material/error:")
+    st.stop()
+model = fit.model
+n_steps = fit.n_steps
+
+st.markdown(f"### {md(table.title)} · {criterion} · {GROWTH[model.growth_]} · "
+            f"{len(prep.y_train):,} training rows")
+
+
+# -- step controls ----------------------------------------------------------------
+def move(delta=None, to=None):
+    step = state.get("step", 0) if to is None else to
+    if delta is not None:
+        step += delta
+    state["step"] = int(min(max(step, 0), n_steps))
+    if to is not None or delta is not None and delta < 0:
+        state["playing"] = False
+
+
+def toggle_play():
+    playing = not state.get("playing", False)
+    if playing and state.get("step", 0) >= n_steps:
+        state["step"] = 0
+    state["playing"] = playing
+    state["last_tick"] = time.monotonic()
+
+
+if state.get("step", 0) > n_steps:
+    state["step"] = n_steps
+playing = bool(state.get("playing", False)) and n_steps > 0
+speed = SPEEDS.get(state.get("speed"), 1.0)
+
+
+@st.fragment(run_every=speed if playing else None)
+def stepper():
+    if state.get("playing", False) != playing:  # Play/Pause changes run_every
+        st.rerun()
+    if playing and time.monotonic() - state.get("last_tick", 0.0) >= 0.8 * speed:
+        state["last_tick"] = time.monotonic()
+        if state.get("step", 0) < n_steps:
+            state["step"] = state.get("step", 0) + 1
+        else:
+            state["playing"] = False
+            st.rerun()
+
+    buttons = st.container(horizontal=True, vertical_alignment="bottom")
+    buttons.button("Previous step", key="prev", on_click=move, kwargs={"delta": -1},
+                   icon=":material/skip_previous:", disabled=n_steps == 0)
+    buttons.button("Next step", key="next", on_click=move, kwargs={"delta": 1},
+                   type="primary", icon=":material/skip_next:", disabled=n_steps == 0)
+    buttons.button("Pause" if playing else "Play", key="play", on_click=toggle_play,
+                   icon=":material/pause:" if playing else ":material/play_arrow:",
+                   disabled=n_steps == 0)
+    buttons.button("Reset", key="reset", on_click=move, kwargs={"to": 0},
+                   icon=":material/restart_alt:")
+    buttons.button("Grow all", key="grow_all", on_click=move, kwargs={"to": n_steps},
+                   icon=":material/fast_forward:")
+    if first_run:  # the step from the URL, before its slider exists
+        step = state["step"] = url_step()
+    else:
+        buttons.selectbox("Speed", list(SPEEDS), index=1, key="speed", width=180,
+                          persist_state="session")
+        if n_steps:
+            st.slider("Step (splits made so far)", 0, n_steps, key="step",
+                      bind="query-params")
+        step = int(state.get("step", 0)) if n_steps else 0
+
+    cc = fit.cost_complexity(step)
+    tree = model.tree_at(step)
+    dot, info = viz.step_dot(model, step, cost_complexity=cc, rankdir=tree_direction())
+    st.graphviz_chart(dot, width="content")
+    narrate(step, info)
+    st.caption("Vermillion border: the node split in this step. Blue border: the next "
+               "node to split. gain: the split's impurity decrease; g(t): its "
+               "cost-complexity (R(t) − R(T_t)) / (|T_t| − 1)"
+               + ("; priority: the improvement a waiting leaf would bring (best-first "
+                  "splits the largest next)." if model.growth_ == "best_first" else "."))
+    if info["depth_cut"] is not None:
+        st.warning(f"This tree has {tree.node_count:,} nodes; only the first "
+                   f"{info['depth_cut']} levels are drawn (deeper nodes are grey “(...)” "
+                   "boxes). Limit max_depth or max_leaf_nodes to see all of it.")
+
+    if first_run:
+        st.caption("Loading the node inspector…")
+        return
+    inspector, regions, accuracy = st.tabs(
+        ["Node inspector", "Decision regions", "Accuracy" if hasattr(model, "classes_")
+         else "R²"], key="panel", on_change="rerun")
+    if inspector.open is not False:
+        with inspector:
+            node_inspector(tree, step)
+    if regions.open:
+        with regions:
+            decision_regions(tree, step)
+    if accuracy.open:
+        with accuracy:
+            score_panel(step)
+
+
+def url_step():
+    """The step named in the URL (?step=k), within range; 0 when absent."""
+    try:
+        return min(max(int(st.query_params.get("step", 0)), 0), n_steps)
+    except ValueError:
+        return 0
+
+
+def narrate(step, info):
+    """One sentence on what this step did."""
+    if n_steps == 0:
+        reason = model.tree_.stop_reason[0] or "no split"
+        st.info(f"The root cannot be split ({md(reason)}): the tree is a single leaf.")
+        return
+    if step == 0:
+        s = model.steps_[0]
+        st.markdown(f"**Step 0 of {n_steps}:** the root holds all {s.n_node_samples:,} "
+                    f"training rows. Next, node #{s.node} is split on "
+                    f"**{md(viz.short(s.feature_name, 60))}** ≤ {s.threshold:.4g}.")
+        return
+    s = model.steps_[step - 1]
+    value = f"gain ratio {s.gain_ratio:.3f}" if model.criterion == "gain_ratio" \
+        else f"gain {s.gain:.3f}"
+    st.markdown(f"**Step {step} of {n_steps}:** node #{s.node} was split on "
+                f"**{md(viz.short(s.feature_name, 60))}** ≤ {s.threshold:.4g} "
+                f"({s.n_left:,} rows left, {s.n_right:,} right; {value}).")
+
+
+# -- node inspector ---------------------------------------------------------------
+def follow_node(step):
+    """The node the inspector shows while following the steps."""
+    if step > 0:
+        return model.steps_[step - 1].node
+    return 0
+
+
+def pick_from_list():
+    state["inspect"] = state["inspect_select"]
+
+
+def pick_from_plot():
+    selection = state.get("inspect_plot")
+    points = selection.get("selection", {}).get("points", []) if selection else []
+    if points and points[0].get("customdata") is not None:
+        value = points[0]["customdata"]
+        state["inspect"] = int(value[0] if isinstance(value, list) else value)
+
+
+def node_inspector(tree, step):
+    ids = [int(v) for v in tree.node_ids]
+    node = state.get("inspect")
+    if node not in ids:
+        node = state["inspect"] = None
+    shown = follow_node(step) if node is None else node
+    index = ids.index(shown)
+    left, right = st.columns([1, 2], gap="large")
+    with left:
+        state["inspect_select"] = shown
+        st.selectbox("Node", ids, key="inspect_select", on_change=pick_from_list,
+                     format_func=lambda v: node_title(tree, ids.index(v)))
+        if node is not None:
+            st.button("Follow the steps", key="follow",
+                      on_click=lambda: state.update(inspect=None))
+        else:
+            st.caption("Following the steps: showing the node split last. Pick a node "
+                       "here or on the map.")
+        # drawn only when opened, so that stepping stays quick
+        node_map = st.expander("Map of the tree: click a node", key="node_map",
+                               on_change="rerun", expanded=False)
+        if node_map.open:
+            with node_map:
+                st.plotly_chart(viz.tree_figure(tree, model, selected=shown),
+                                key="inspect_plot", on_select=pick_from_plot,
+                                selection_mode="points", config={"displayModeBar": False})
+    with right:
+        s = node_details(tree, index, shown, step)
+    if s is not None:
+        candidates_and_curve(s, shown)
+
+
+def node_title(tree, i):
+    nid = int(tree.node_ids[i])
+    if tree.children_of(i):
+        name = viz.short(model.feature_names_in_[tree.feature[i]], 40)
+        return f"#{nid}: {name} ≤ {tree.threshold[i]:.4g}"
+    return f"#{nid}: leaf, {tree.n_node_samples[i]:,} rows"
+
+
+def node_details(tree, i, nid, step):
+    full = model.tree_
+    s = fit.step_of_node.get(nid)
+    n = int(tree.n_node_samples[i])
+    st.subheader(f"Node #{nid}: depth {int(tree.depth[i])}, {n:,} rows")
+    if s is not None and s.index < step:
+        st.markdown(f"Split in step {s.index + 1} on **{md(viz.short(s.feature_name, 60))}** "
+                    f"≤ {s.threshold:.4g}.")
+    elif s is not None:
+        st.markdown(f"A leaf for now: step {s.index + 1} will split it on "
+                    f"**{md(viz.short(s.feature_name, 60))}** ≤ {s.threshold:.4g}. "
+                    "The numbers below are that step's.")
+    else:
+        reason = full.stop_reason[nid] or "leaf"
+        st.markdown(f"A leaf of the final tree (it stops because of: {md(reason)}).")
+
+    crit = model.criterion
+    classifier = hasattr(model, "classes_")
+    st.latex(explain.impurity_definition(crit))
+    if classifier:
+        st.latex(explain.impurity_latex(crit, explain.class_counts(tree, i),
+                                        value=tree.impurity[i]))
+    else:
+        st.latex(explain.regression_latex(crit, tree.weighted_n_node_samples[i],
+                                          tree.value[i, 0, 0], tree.impurity[i]))
+    if s is None:
+        return None
+    w = full.weighted_n_node_samples
+    st.latex(explain.gain_latex(crit, w[s.node], w[s.left], w[s.right], s.impurity,
+                                s.impurity_left, s.impurity_right, s.gain))
+    st.caption("D₁: the rows with the split feature ≤ the threshold (left); D₂: the rest "
+               "(right).")
+    if crit == "gain_ratio":
+        for line in explain.split_info_latex(w[s.node], w[s.left], w[s.right],
+                                             s.split_info, s.gain, s.gain_ratio):
+            st.latex(line)
+    st.latex(explain.improvement_latex(w[s.node], w[0], s.gain, s.improvement))
+    return s
+
+
+NUMBER = st.column_config.NumberColumn(format="%.4f")
+CANDIDATE_COLUMNS = {
+    "chosen": st.column_config.CheckboxColumn("chosen", width="small"),
+    "feature": st.column_config.TextColumn("feature", width="medium"),
+    "threshold": st.column_config.NumberColumn("threshold", format="%.4g"),
+    "gain": NUMBER, "gain_ratio": NUMBER, "impurity_left": NUMBER, "impurity_right": NUMBER,
+    "n_left": st.column_config.NumberColumn("n_left"),
+    "n_right": st.column_config.NumberColumn("n_right"),
+}
+
+
+def candidate_table(cand):
+    """The candidates as a static table of text (large type; Markdown-escaped)."""
+    def fmt(x, spec):
+        return "–" if x is None or not np.isfinite(float(x)) else format(float(x), spec)
+    return pd.DataFrame({
+        "chosen": ["✔" if c else "" for c in cand["chosen"]],
+        "feature": [md(viz.short(f, 48)) for f in cand["feature"]],
+        "threshold": [fmt(v, ".4g") for v in cand["threshold"]],
+        "gain": [fmt(v, ".4f") for v in cand["gain"]],
+        "gain ratio": [fmt(v, ".4f") for v in cand["gain_ratio"]],
+        "impurity left": [fmt(v, ".4f") for v in cand["impurity_left"]],
+        "impurity right": [fmt(v, ".4f") for v in cand["impurity_right"]],
+        "rows left": [fmt(v, ".0f") for v in cand["n_left"]],
+        "rows right": [fmt(v, ".0f") for v in cand["n_right"]],
+    })
+
+
+def candidates_and_curve(s, nid):
+    st.markdown("**Every feature's best split at this node** (the chosen one first)")
+    cand = s.candidates
+    if cand is not None and len(cand) <= 30:
+        st.table(candidate_table(cand), hide_index=True)
+    elif cand is not None:  # many features: a scrolling table
+        st.dataframe(cand[list(CANDIDATE_COLUMNS)], hide_index=True, height=420,
+                     column_config=CANDIDATE_COLUMNS)
+    # drawn only when opened (the open state is remembered), so that stepping
+    # stays quick
+    chart = st.expander("Gain of every split of one feature", key="gain_chart",
+                        on_change="rerun", expanded=False)
+    if chart.open:
+        with chart:
+            gain_chart(s, nid)
+
+
+def gain_chart(s, nid):
+    names = list(model.feature_names_in_)
+    origin = prep.origin
+    choice = st.selectbox("Gain curve of feature", range(len(names)), index=s.feature,
+                          key=f"curve_feature_{nid}",
+                          format_func=lambda f: viz.short(names[f], 60))
+    rows = explain.node_mask(model.tree_, fit.leaf_train, nid)
+    codes = fit.y_codes[rows]
+    n_classes = len(model.classes_) if hasattr(model, "classes_") else 0
+    crit = model.criterion
+    where = origin[names[choice]]
+    if where.kind == "numeric":
+        curve = explain.threshold_curve(prep.X_train.iloc[:, choice].to_numpy()[rows], codes,
+                                        crit, n_classes,
+                                        min_samples_leaf=model.min_samples_leaf
+                                        if isinstance(model.min_samples_leaf, int) else 1)
+        if curve.empty:
+            st.info("This feature has a single value at this node: no threshold splits it.")
+            return
+        value, label = ("gain_ratio", "gain ratio") if crit == "gain_ratio" else ("gain", "gain")
+        chosen = s.threshold if choice == s.feature else None
+        st.plotly_chart(viz.gain_curve_figure(curve, names[choice], chosen, value, label),
+                        key=f"curve_{nid}")
+    else:
+        labels = category_labels(where, rows)
+        bars = explain.category_gains(labels, codes, crit, n_classes)
+        st.plotly_chart(viz.category_figure(bars, where.column), key=f"bars_{nid}")
+        st.caption("One bar per category: the gain of the split “this category against all "
+                   "the others” at this node (what a split on its one-hot feature does).")
+
+
+def category_labels(where, rows):
+    """The categories of an encoded column on the given training rows."""
+    X = prep.X_train
+    if where.kind == "ordinal":
+        codes = X[where.column].to_numpy()[rows].astype(int)
+        return np.asarray(where.category, dtype=object)[codes]
+    labels = np.full(int(rows.sum()), "", dtype=object)
+    for feature, o in prep.origin.items():
+        if o.column == where.column and o.kind == "one-hot":
+            labels[X[feature].to_numpy()[rows] == 1] = o.category
+    return labels
+
+
+# -- decision regions ---------------------------------------------------------------
+def decision_regions(tree, step):
+    names = list(model.feature_names_in_)
+    numeric = [names.index(f) for f in prep.numeric_features()]
+    if len(numeric) < 2:
+        st.info("Decision regions need two numeric features.")
+        return
+    order = sorted(numeric, key=lambda f: -model.feature_importances_[f])
+    a, b = st.columns(2)
+    fx = a.selectbox("Horizontal axis", numeric, index=numeric.index(order[0]), key="fx",
+                     format_func=lambda f: viz.short(names[f], 60))
+    rest = [f for f in numeric if f != fx]
+    fy = b.selectbox("Vertical axis", rest,
+                     index=rest.index(next(f for f in order if f != fx)), key="fy",
+                     format_func=lambda f: viz.short(names[f], 60))
+    X = prep.X_train.to_numpy()
+    point = np.median(X, axis=0)
+    st.plotly_chart(viz.regions_figure(tree, model, fx, fy, point, X, prep.y_train),
+                    key="regions")
+    used = {int(f) for f in tree.feature[~tree.is_leaf()]} - {fx, fy}
+    if used:
+        others = ", ".join(viz.short(names[f], 30) for f in sorted(used))
+        st.caption(f"The tree also splits on {md(others)}: the plane shown is the slice "
+                   "where every other feature is at its training median, so the "
+                   "rectangles are exactly the leaves met there. Points are all training "
+                   "rows.")
+    else:
+        st.caption("At this step the tree splits only on these two features: the "
+                   "rectangles are its leaves.")
+
+
+# -- scores -------------------------------------------------------------------------
+def score_panel(step):
+    train, test = fit.scores
+    metric = "accuracy" if hasattr(model, "classes_") else "R²"
+    st.plotly_chart(viz.score_figure(train, test, step, metric), key="scores")
+    text = f"At step {step}: train {metric} {train[step]:.3f}"
+    if len(prep.y_test):
+        text += f", test {metric} {test[step]:.3f}"
+    st.markdown(text + ".")
+
+
+def tree_direction():
+    """Top-down, or left-to-right for wide trees (decided on the final tree,
+    so that the layout does not flip while stepping)."""
+    choice = state.get("layout", "auto")
+    if choice == "auto":
+        return "LR" if model.tree_.n_leaves > 8 else "TB"
+    return "LR" if choice == "left to right" else "TB"
+
+
+stepper()
+if first_run:
+    state["first_run_at"] = time.monotonic()
+
+    @st.fragment(run_every=0.3)
+    def show_the_rest_soon():
+        # runs once inside this run (nothing to do), then on the timer
+        if time.monotonic() - state.get("first_run_at", 0.0) > 0.2:
+            st.rerun()
+
+    show_the_rest_soon()

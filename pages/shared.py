@@ -1,0 +1,224 @@
+"""State and caches shared by the pages (the only Streamlit-aware helpers).
+
+Session state:
+
+* ``table``: the dataset in use, a :class:`Loaded` (a built-in one at start);
+* the data page's widgets (``target``, ``task``, ``feature_mode``,
+  ``features``, ``categorical``, ``test_size``, ``seed``) and the grow
+  page's tree parameters keep their values across pages
+  (``persist_state="session"``); :func:`current_setup` reads them, with
+  inferred defaults for any the user has not touched.
+
+Caches: the prepared matrices and the fitted model are kept with
+``st.cache_resource`` (shared, read-only), keyed by the dataset's key and
+the plain settings; a fitted model with its recorded steps is costly to
+pickle, which ``st.cache_data`` would do on every rerun.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from dtree import explain
+from dtree.io import BUILTIN, DataError, load_builtin, read_table
+from dtree.prepare import (Setup, column_summary, estimator_for, infer_task, infer_types,
+                           prepare)
+
+DEFAULT_DATASET = "Iris"
+SETUP_KEYS = ("target", "task", "feature_mode", "features", "categorical", "test_size",
+              "seed")
+_MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$:&")
+
+
+def md(text) -> str:
+    """User text made literal for Streamlit Markdown (one line)."""
+    text = " ".join(str(text).split())
+    return "".join("\\" + ch if ch in _MARKDOWN_SPECIAL else ch for ch in text)
+
+
+def require_frame() -> None:
+    """Make sure app.py (the frame) runs around this page.
+
+    On the first run after the server starts, Streamlit treats a folder named
+    ``pages/`` as a legacy multipage app and may run a page script on its own
+    (when the first URL opened is that page's).  Send such a run through the
+    frame, which then takes over with ``st.navigation``.
+    """
+    if not st.session_state.get("_framed"):
+        st.switch_page("app.py")
+
+
+# ---------------------------------------------------------------------------
+# The dataset in use
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Loaded:
+    """A dataset in the session: a built-in one or an upload."""
+
+    key: str  # identifies the content, for caches
+    title: str
+    frame: pd.DataFrame
+    notes: list = field(default_factory=list)
+    default_target: str | None = None
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _builtin(title: str) -> pd.DataFrame:
+    return load_builtin(title)
+
+
+def builtin_table(title: str) -> Loaded:
+    return Loaded(f"builtin:{title}", title, _builtin(title),
+                  default_target=BUILTIN[title].target)
+
+
+def upload_table(data: bytes, filename: str) -> Loaded:
+    """Parse an upload; raises DataError."""
+    table = read_table(data, filename)
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    return Loaded(f"upload:{digest}", filename, table.frame, table.notes)
+
+
+def current_table() -> Loaded:
+    if "table" not in st.session_state:
+        st.session_state["table"] = builtin_table(DEFAULT_DATASET)
+    return st.session_state["table"]
+
+
+def use_table(table: Loaded) -> None:
+    """Make ``table`` the dataset in use and forget the old column choices."""
+    st.session_state["table"] = table
+    for key in SETUP_KEYS + ("step", "inspect", "playing"):
+        st.session_state.pop(key, None)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def inferred_types(key: str, _frame: pd.DataFrame):
+    return infer_types(_frame)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def summary(key: str, _frame: pd.DataFrame, _types: dict) -> pd.DataFrame:
+    return column_summary(_frame, _types)
+
+
+def default_target(table: Loaded) -> str:
+    if table.default_target in table.frame.columns:
+        return table.default_target
+    return str(table.frame.columns[-1])
+
+
+def current_setup(table: Loaded) -> Setup:
+    """The data page's choices, or their defaults."""
+    frame = table.frame
+    columns = list(frame.columns)
+    state = st.session_state
+    target = state.get("target")
+    if target not in columns:
+        target = default_target(table)
+    task = state.get("task", "auto")
+    if task not in ("classification", "regression"):
+        task = infer_task(frame[target])
+    others = [c for c in columns if c != target]
+    if state.get("feature_mode") == "choose":
+        features = tuple(c for c in state.get("features", others) if c in others)
+    else:
+        features = tuple(others)
+    types, _ = inferred_types(table.key, frame)
+    default_cat = [c for c in others if types.get(c) == "categorical"]
+    categorical = tuple(c for c in state.get("categorical", default_cat) if c in features)
+    return Setup(target, features, categorical, task,
+                 float(state.get("test_size", 0.25)), int(state.get("seed", 0)))
+
+
+# ---------------------------------------------------------------------------
+# Preparing and fitting
+# ---------------------------------------------------------------------------
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _prepared(key: str, setup: Setup, _frame: pd.DataFrame):
+    try:
+        return prepare(_frame, setup), None
+    except DataError as exc:
+        return None, str(exc)
+
+
+def prepared(table: Loaded, setup: Setup):
+    """(Prepared, None) or (None, message)."""
+    return _prepared(table.key, setup, table.frame)
+
+
+class Fit:
+    """A fitted model with its data, and what the pages derive from them
+    (computed once, on first use)."""
+
+    def __init__(self, model, prep):
+        self.model = model
+        self.prep = prep
+        self._cc = {}
+
+    @property
+    def n_steps(self):
+        return len(self.model.steps_)
+
+    @cached_property
+    def leaf_train(self):
+        return self.model.apply(self.prep.X_train)
+
+    @cached_property
+    def y_codes(self):
+        if hasattr(self.model, "classes_"):
+            return explain.class_codes(self.model.classes_, self.prep.y_train)
+        return np.asarray(self.prep.y_train, dtype=float)
+
+    @cached_property
+    def scores(self):
+        """(train, test) score for every step."""
+        p = self.prep
+        train = explain.score_path(self.model, p.X_train, p.y_train)
+        test = explain.score_path(self.model, p.X_test, p.y_test)
+        return train, test
+
+    @cached_property
+    def step_of_node(self):
+        return {s.node: s for s in self.model.steps_}
+
+    def cost_complexity(self, k):
+        """cost_complexity_table(tree_at(k)), or None while the pruning module
+        is not available."""
+        if k not in self._cc:
+            try:
+                from dtree._pruning import cost_complexity_table
+            except ImportError:
+                return None
+            self._cc[k] = cost_complexity_table(self.model.tree_at(k))
+        return self._cc[k]
+
+
+@st.cache_resource(show_spinner=False, max_entries=12)
+def _fit(key: str, setup: Setup, criterion: str, params: tuple, _prep):
+    model = estimator_for(setup.task, criterion, **dict(params)).fit(_prep.X_train,
+                                                                     _prep.y_train)
+    return Fit(model, _prep)
+
+
+def fitted(table: Loaded, setup: Setup, prep, criterion: str, params: dict):
+    """(Fit, None) or (None, message); cached, with a progress message while
+    the tree grows."""
+    args = (table.key, setup, criterion, tuple(sorted(params.items())), prep)
+    rows, cols = prep.X_train.shape
+    with st.spinner(f"Growing the tree on {rows:,} rows × {cols:,} features…",
+                    show_time=True):
+        try:
+            return _fit(*args), None
+        except (ValueError, TypeError) as exc:  # parameters the engine refuses
+            return None, str(exc)

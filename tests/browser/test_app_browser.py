@@ -1,0 +1,166 @@
+"""The app in a real browser: every page opens cleanly, Next step redraws the
+Graphviz SVG, the step is in the URL, bad uploads get a message, hostile
+names are drawn literally.  Screenshots go to tests/browser/artifacts/screens/
+(the path is printed)."""
+
+import re
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS, open_app, wait_for_app
+from tests.upload_corpus import CORPUS, HOSTILE
+
+SCREENS = ARTIFACTS / "screens"
+NODES = '[data-testid="stGraphVizChart"] svg g.node'
+EXCEPTION = '[data-testid="stException"]'
+
+
+@pytest.fixture(scope="module", autouse=True)
+def screens_folder(request):
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    yield
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"\nscreenshots of the app: {SCREENS}")
+
+
+def shot(page, name):
+    page.wait_for_timeout(600)  # let charts finish drawing
+    page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=True)
+
+
+def tall(page, height=2400):
+    page.set_viewport_size({"width": 1600, "height": height})
+
+
+def node_count(page):
+    return page.locator(NODES).count()
+
+
+def click_and_wait(page, key, nodes):
+    page.locator(f".st-key-{key} button").click()
+    page.wait_for_function(f"() => document.querySelectorAll('{NODES}').length === {nodes}")
+    wait_for_app(page)
+
+
+def upload(page, app_url, path_or_payload):
+    open_app(page, app_url + "/data")
+    page.get_by_text("Upload a file").click()
+    wait_for_app(page)
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(path_or_payload)
+    page.wait_for_timeout(300)
+    wait_for_app(page)
+
+
+def test_grow_page_opens_and_next_step_redraws_the_svg(app_page, app_url):
+    page = app_page
+    tall(page)
+    page.wait_for_selector(NODES, state="attached")
+    assert page.locator(EXCEPTION).count() == 0
+    assert node_count(page) == 1
+    shot(page, "grow-step0")
+    before = page.locator('[data-testid="stGraphVizChart"] svg').inner_html()
+    click_and_wait(page, "next", 3)
+    assert page.locator('[data-testid="stGraphVizChart"] svg').inner_html() != before
+    assert re.search(r"[?&]step=1\b", page.url)
+    click_and_wait(page, "next", 5)
+    click_and_wait(page, "prev", 3)
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_step_from_the_url(page, app_url):
+    tall(page)
+    open_app(page, app_url + "/?step=3")
+    page.wait_for_function(f"() => document.querySelectorAll('{NODES}').length === 7")
+    page.get_by_text("Map of the tree: click a node").click()
+    wait_for_app(page)
+    page.get_by_text("Gain of every split of one feature").click()
+    wait_for_app(page)
+    page.wait_for_selector('[data-testid="stPlotlyChart"]')
+    assert page.locator(EXCEPTION).count() == 0
+    shot(page, "grow-step3-inspector")
+
+
+@pytest.mark.parametrize("tab", ["Decision regions", "Accuracy"])
+def test_panels(page, app_url, tab):
+    tall(page, 2000)
+    open_app(page, app_url + "/?step=4")
+    page.get_by_role("tab", name=tab).click()
+    wait_for_app(page)
+    page.wait_for_selector('[data-testid="stPlotlyChart"]')
+    assert page.locator(EXCEPTION).count() == 0
+    shot(page, "grow-" + tab.split()[-1].lower())
+
+
+def test_data_page(page, app_url):
+    tall(page, 1800)
+    open_app(page, app_url + "/data")
+    assert page.locator(EXCEPTION).count() == 0
+    assert page.get_by_text("training rows").count() >= 1
+    shot(page, "data")
+
+
+def test_bad_upload_shows_a_message_and_the_app_keeps_working(page, app_url, tmp_path):
+    path = tmp_path / "picture.csv"
+    path.write_bytes(CORPUS["image.csv"]())
+    upload(page, app_url, str(path))
+    assert page.get_by_text("could not be used").count() == 1
+    assert page.locator(EXCEPTION).count() == 0
+    shot(page, "data-bad-upload")
+    page.get_by_role("link", name="Grow").first.click()
+    wait_for_app(page)
+    page.wait_for_selector(NODES, state="attached")
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_hostile_names_are_drawn_literally(page, app_url, tmp_path):
+    tall(page)
+    path = tmp_path / "hostile.csv"
+    path.write_bytes(CORPUS["hostile_names.csv"]())
+    upload(page, app_url, str(path))
+    page.get_by_role("link", name="Grow").first.click()
+    wait_for_app(page)
+    page.locator(".st-key-grow_all button").click()
+    wait_for_app(page)
+    page.wait_for_timeout(800)
+    svg_text = page.locator('[data-testid="stGraphVizChart"] svg').text_content()
+    used = [name for name in HOSTILE[:-1] if name in svg_text]
+    assert used, svg_text[:500]  # the tree splits on some hostile names, shown as written
+    # nothing became markup: no script or bold element came from a name
+    assert page.locator('[data-testid="stGraphVizChart"] svg script').count() == 0
+    assert page.locator('[data-testid="stGraphVizChart"] svg b').count() == 0
+    assert page.locator("[data-testid=stMarkdownContainer] script").count() == 0
+    assert page.locator(EXCEPTION).count() == 0
+    shot(page, "grow-hostile-names")
+
+
+def test_play_advances_and_pause_stops(page, app_url):
+    open_app(page, app_url + "/")
+    page.wait_for_selector(NODES, state="attached")
+    page.locator(".st-key-speed").get_by_role("combobox").click()
+    page.get_by_role("option", name="fast (0.5 s)").click()
+    wait_for_app(page)
+    page.locator(".st-key-play button").click()
+    page.wait_for_function(f"() => document.querySelectorAll('{NODES}').length >= 5",
+                           timeout=20_000)
+    page.locator(".st-key-play button").click()  # now "Pause"
+    wait_for_app(page)
+    page.wait_for_timeout(300)
+    count = node_count(page)
+    page.wait_for_timeout(1500)
+    assert node_count(page) == count
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_clicking_a_node_on_the_map_inspects_it(page, app_url):
+    open_app(page, app_url + "/?step=4")
+    page.wait_for_selector(NODES, state="attached")
+    page.get_by_text("Map of the tree: click a node").click()
+    wait_for_app(page)
+    points = page.locator(".st-key-inspect_plot .scatterlayer .trace:nth-child(2) .point")
+    points.first.wait_for()
+    points.nth(2).click(force=True)  # markers are in node order: #0, #1, #2, ...
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('h3')].some(h => h.innerText.startsWith('Node #2'))")
+    assert page.get_by_role("button", name="Follow the steps").count() == 1
+    assert page.locator(EXCEPTION).count() == 0

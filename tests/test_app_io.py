@@ -1,0 +1,186 @@
+"""Reading uploads (formats, encodings, delimiters, bad files) and preparing a
+table for the engine (types, task, encoding of categories, missing values,
+the split)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from dtree.io import BUILTIN, MAX_NAME_LENGTH, DataError, load_builtin, read_table
+from dtree.prepare import (MAX_CLASSES, ONE_HOT_MAX, Setup, column_summary, infer_task,
+                           infer_types, prepare, split_indices)
+from tests.upload_corpus import CORPUS, EXPECT, HOSTILE
+
+
+@pytest.mark.parametrize("name", sorted(CORPUS))
+def test_corpus_reads_or_refuses_with_a_message(name):
+    data = CORPUS[name]()
+    if EXPECT.get(name) == "error":
+        with pytest.raises(DataError) as info:
+            read_table(data, name)
+        assert len(str(info.value)) > 20  # a sentence, not a code
+    else:
+        table = read_table(data, name)
+        assert len(table.frame) >= 1 and table.frame.shape[1] >= 1
+        assert table.frame.columns.is_unique
+
+
+@pytest.mark.parametrize("name, message", [
+    ("empty.csv", "empty"), ("garbage.csv", "binary"), ("image.csv", "PNG image"),
+    ("archive.csv", "zip archive"), ("not_really.xlsx", "not one"),
+])
+def test_refusals_say_what_the_file_is(name, message):
+    with pytest.raises(DataError, match=message):
+        read_table(CORPUS[name](), name)
+
+
+@pytest.mark.parametrize("name, encoding, delimiter", [
+    ("gbk_chinese.csv", "GB18030 (GBK)", ","),
+    ("latin1_semicolons.csv", "Windows-1252", ";"),
+    ("utf8_bom.tsv", "UTF-8 with BOM", "\t"),
+    ("utf16.txt", "UTF-16", "\t"),
+    ("hostile_names.csv", "UTF-8", ","),
+])
+def test_encodings_and_delimiters_are_detected(name, encoding, delimiter):
+    table = read_table(CORPUS[name](), name)
+    assert (table.encoding, table.delimiter) == (encoding, delimiter)
+
+
+def test_chinese_names_and_labels_survive():
+    frame = read_table(CORPUS["gbk_chinese.csv"](), "loan.csv").frame
+    assert list(frame.columns) == ["年龄", "有工作", "有自己的房子", "信贷情况", "类别"]
+    assert set(frame["类别"]) == {"是", "否"}
+
+
+def test_latin1_text_is_not_mistaken_for_gbk():
+    table = read_table(CORPUS["latin1_semicolons.csv"](), "villes.csv")
+    assert list(table.frame["ville"]) == ["Genève", "Zürich", "Sète", "Lyon"]
+    assert table.frame["température"].tolist() == [12.5, 10.0, 18.0, 14.0]  # decimal commas
+
+
+def test_hostile_names_are_kept_verbatim():
+    frame = read_table(CORPUS["hostile_names.csv"](), "h.csv").frame
+    assert list(frame.columns) == HOSTILE
+
+
+def test_ragged_rows_are_reported():
+    table = read_table(CORPUS["ragged.csv"](), "r.csv")
+    assert any("more fields than the header" in n for n in table.notes)
+
+
+def test_repeated_empty_and_long_names():
+    long = "x" * 500
+    data = f"a,a,,{long},label\n1,2,3,4,y\n5,6,7,8,n\n".encode()
+    table = read_table(data, "n.csv")
+    names = list(table.frame.columns)
+    assert names[:3] == ["a", "a (2)", "column 3"]
+    assert len(names[3]) == MAX_NAME_LENGTH and names[3].endswith("…")
+    assert len(table.notes) == 4  # how it was read + one per kind of renaming
+
+
+def test_quoted_newlines_and_big_cells():
+    frame = read_table(CORPUS["quoted_newlines.csv"](), "q.csv").frame
+    assert frame.loc[0, "note"] == "first line\nsecond line" and len(frame) == 6
+    frame = read_table(CORPUS["big_cell.csv"](), "b.csv").frame
+    assert len(frame.loc[0, "text"]) == 200_000
+
+
+def test_excel_and_parquet():
+    frame = read_table(CORPUS["table.xlsx"](), "t.xlsx").frame
+    assert list(frame.columns) == ["x", "名字", "label"] and len(frame) == 6
+    assert pd.api.types.is_numeric_dtype(frame["x"])
+    frame = read_table(CORPUS["table.parquet"](), "t.parquet").frame
+    assert list(frame.columns) == ["x", "label"]
+
+
+def test_builtin_registry():
+    for title, spec in BUILTIN.items():
+        frame = load_builtin(title)
+        assert spec.target in frame.columns, title
+
+
+# -- preparing ---------------------------------------------------------------------
+
+def test_types_and_task_inference():
+    frame = pd.DataFrame({"n": [1.5, 2.0, 3.0, 4.0], "t": ["1", "2", "3", "x"],
+                          "s": ["a", "b", "a", "b"], "b": [True, False, True, False],
+                          "k": ["1", "2", "3", "4"]})
+    types, notes = infer_types(frame)
+    assert types == {"n": "numeric", "t": "categorical", "s": "categorical",
+                     "b": "categorical", "k": "numeric"}
+    assert len(notes) == 1 and "mixes numbers and text" in notes[0]
+    assert infer_task(pd.Series(["a", "b"])) == "classification"
+    assert infer_task(pd.Series([0, 1, 2, 1])) == "classification"
+    assert infer_task(pd.Series(np.linspace(0, 1, 50))) == "regression"
+    assert infer_task(pd.Series(np.arange(100))) == "regression"
+
+
+def test_summary():
+    frame = pd.DataFrame({"a": [None, 2.0, 2.0], "b": ["x", None, "y"]})
+    summary = column_summary(frame, {"a": "numeric", "b": "categorical"})
+    assert summary["missing"].tolist() == [1, 1]
+    assert summary["distinct"].tolist() == [1, 2]
+    assert summary["example"].tolist() == ["2.0", "x"]
+
+
+def loan():
+    return read_table(CORPUS["gbk_chinese.csv"](), "loan.csv").frame
+
+
+def test_categorical_features_are_one_hot_encoded():
+    frame = loan()
+    features = tuple(frame.columns[:-1])
+    prep = prepare(frame, Setup("类别", features, features, "classification", 0.0))
+    assert "年龄 = 青年" in prep.feature_names and len(prep.feature_names) == 10
+    assert prep.origin["年龄 = 青年"].kind == "one-hot"
+    assert prep.X_train["年龄 = 青年"].sum() == 5
+    assert any("one-hot" in n for n in prep.notes)
+
+
+def test_many_categories_are_numbered():
+    frame = pd.DataFrame({"c": [f"v{i}" for i in range(ONE_HOT_MAX + 5)] * 2,
+                          "y": ["a", "b"] * (ONE_HOT_MAX + 5)})
+    prep = prepare(frame, Setup("y", ("c",), ("c",), "classification", 0.0))
+    assert prep.feature_names == ["c"] and prep.origin["c"].kind == "ordinal"
+    assert any("ordinal" in n for n in prep.notes)
+
+
+def test_missing_and_infinite_values_are_left_out_and_said():
+    frame = pd.DataFrame({"x": [1.0, np.inf, 3.0, None, 5.0, 6.0],
+                          "y": ["a", "b", None, "b", "a", "b"]})
+    prep = prepare(frame, Setup("y", ("x",), (), "classification", 0.0))
+    assert len(prep.y_train) == 3
+    text = " ".join(prep.notes)
+    assert "infinite" in text and "missing target" in text and "missing value" in text
+
+
+@pytest.mark.parametrize("frame, setup, message", [
+    (pd.DataFrame({"x": [1, 2], "y": [None, None]}), Setup("y", ("x",)), "no values"),
+    (pd.DataFrame({"y": ["a", "b"]}), Setup("y", ()), "at least one feature"),
+    (pd.DataFrame({"x": [1.0], "y": ["a"]}), Setup("y", ("x",)), "at least 2"),
+    (pd.DataFrame({"x": range(200), "y": [f"id{i}" for i in range(200)]}),
+     Setup("y", ("x",)), "too many"),
+    (pd.DataFrame({"x": [1, 2, 3], "y": ["a", "b", "c"]}),
+     Setup("y", ("x",), task="regression"), "text values"),
+])
+def test_unusable_setups_raise_a_message(frame, setup, message):
+    with pytest.raises(DataError, match=message):
+        prepare(frame, setup)
+
+
+def test_id_like_targets_are_refused_above_the_class_limit():
+    n = MAX_CLASSES + 1
+    frame = pd.DataFrame({"x": range(n), "y": [f"c{i}" for i in range(n)]})
+    with pytest.raises(DataError, match=str(n)):
+        prepare(frame, Setup("y", ("x",)))
+
+
+def test_split_is_seeded_and_stratified():
+    y = np.array(["a"] * 40 + ["b"] * 20)
+    train, test = split_indices(y, 0.25, 7, "classification")
+    again = split_indices(y, 0.25, 7, "classification")
+    assert np.array_equal(train, again[0]) and np.array_equal(test, again[1])
+    assert sorted(np.concatenate([train, test])) == list(range(60))
+    assert (y[test] == "a").sum() == 10 and (y[test] == "b").sum() == 5
+    other = split_indices(y, 0.25, 8, "classification")[1]
+    assert not np.array_equal(test, other)

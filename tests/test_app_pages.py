@@ -1,0 +1,246 @@
+"""Every page under AppTest: runs without exceptions, widgets drive the state,
+and bad uploads give a clear message while the session keeps working."""
+
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.upload_corpus import CORPUS, EXPECT
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+DATA, GROW = "pages/data.py", "pages/grow.py"
+
+
+def start(page=GROW):
+    # the second run is the one a browser gets a moment after the first (the
+    # first run of a session draws the tree alone)
+    at = AppTest.from_file(APP, default_timeout=120).run().run()
+    if page != GROW:
+        at.switch_page(page).run()
+    assert_clean(at)
+    return at
+
+
+def assert_clean(at):
+    assert not at.exception, [e.message for e in at.exception]
+
+
+def dot(at):
+    charts = at.get("graphviz_chart")
+    assert charts, "no tree drawn"
+    return charts[0].proto.spec
+
+
+def n_nodes(spec):
+    return len(re.findall(r"^\d+ \[label=", spec, flags=re.M))
+
+
+def upload(at, name, data):
+    at.switch_page(DATA).run()
+    at.button_group(key="source").set_value("Upload a file").run()
+    at.file_uploader(key="upload").set_value((name, data, "text/csv")).run()
+    assert_clean(at)
+    return at
+
+
+# -- the pages ---------------------------------------------------------------------
+
+def test_grow_page_is_the_home_page_and_shows_the_root():
+    at = start()
+    spec = dot(at)
+    assert n_nodes(spec) == 1
+    assert 'color="#0072B2"' in spec  # the root is the next node to split
+    assert at.slider(key="step").value == 0
+
+
+def test_data_page_runs_and_reports_the_split():
+    at = start(DATA)
+    assert any("training rows" in s.value for s in at.success)
+    assert at.selectbox(key="target").value == "species"
+
+
+def test_next_and_previous_step_change_the_tree_and_the_url():
+    at = start()
+    first = dot(at)
+    at.button(key="next").click().run()
+    assert_clean(at)
+    second = dot(at)
+    assert second != first and n_nodes(second) == 3
+    assert 'color="#D55E00"' in second  # the node just split
+    assert at.query_params.get("step") == ["1"] or at.query_params.get("step") == "1"
+    at.button(key="next").click().run()
+    assert n_nodes(dot(at)) == 5
+    at.button(key="prev").click().run()
+    assert dot(at) == second
+
+
+def test_grow_all_and_reset():
+    at = start()
+    at.button(key="grow_all").click().run()
+    n = at.slider(key="step").value
+    assert n > 1 and at.slider(key="step").max == n
+    assert "gain = " in dot(at) and "g(t) = " in dot(at)
+    at.button(key="reset").click().run()
+    assert n_nodes(dot(at)) == 1
+
+
+def test_parameters_change_the_tree():
+    at = start()
+    at.button(key="grow_all").click().run()
+    deep = n_nodes(dot(at))
+    at.number_input(key="max_depth").set_value(1).run()
+    assert_clean(at)
+    at.button(key="grow_all").click().run()
+    assert n_nodes(dot(at)) == 3 < deep
+    at.selectbox(key="criterion").set_value("entropy").run()
+    assert "entropy = " in dot(at)
+
+
+def test_presets_set_the_criterion():
+    at = start()
+    at.selectbox(key="preset").set_value("C4.5").run()
+    assert_clean(at)
+    assert at.selectbox(key="criterion").value == "gain_ratio"
+    at.button(key="next").click().run()
+    assert "gain ratio = " in dot(at)
+    assert any(r"H_A(D)" in el.value for el in at.latex)
+    at.selectbox(key="preset").set_value("ID3").run()
+    assert at.selectbox(key="criterion").value == "entropy"
+
+
+def test_best_first_shows_priorities():
+    at = start()
+    at.selectbox(key="growth").set_value("best_first").run()
+    at.button(key="next").click().run()
+    assert "priority = " in dot(at)
+
+
+def test_node_inspector_formulas_and_candidates():
+    at = start()
+    at.button(key="next").click().run()
+    latex = [el.value for el in at.latex]
+    # the root of the iris training set: 38 rows of each class
+    assert any(r"\frac{38}{114}" in v and "0.667" in v for v in latex)
+    assert any(r"\begin{aligned}" in v for v in latex)  # the gain, with numbers
+    tables = at.table
+    assert any("chosen" in t.value.columns and "✔" in list(t.value["chosen"]) for t in tables)
+
+
+def test_inspector_follows_a_picked_node():
+    at = start()
+    at.button(key="grow_all").click().run()
+    at.selectbox(key="inspect_select").set_value(2).run()
+    assert_clean(at)
+    assert any(h.value.startswith("Node #2") for h in at.subheader)
+
+
+def test_other_tabs_render():
+    at = start()
+    at.button(key="next").click().run()
+    for label, chart in (("Decision regions", "regions"), ("Accuracy", "scores")):
+        at.session_state["panel"] = label
+        at.run()
+        assert_clean(at)
+        assert any(c.key == chart for c in at.get("plotly_chart")), label
+
+
+def test_regression_target():
+    at = start(DATA)
+    at.selectbox(key="target").set_value("petal width (cm)").run()
+    at.selectbox(key="task").set_value("regression").run()
+    assert_clean(at)
+    at.switch_page(GROW).run()
+    assert_clean(at)
+    assert "mse = " in dot(at)
+
+
+def test_switching_the_builtin_dataset():
+    at = start(DATA)
+    at.selectbox(key="builtin").set_value("Wine").run()
+    assert_clean(at)
+    assert at.selectbox(key="target").value == "class"
+    at.switch_page(GROW).run()
+    at.button(key="grow_all").click().run()
+    assert "class = class_0" in dot(at) and "class = class_2" in dot(at)
+
+
+# -- uploads --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(CORPUS))
+def test_upload_corpus(name):
+    at = start(DATA)
+    upload(at, name, CORPUS[name]())
+    errors = " ".join(e.value for e in at.error)
+    if EXPECT.get(name) == "error":
+        assert "could not be used" in errors, errors
+        assert "Still using" in errors
+    else:
+        assert "could not be used" not in errors, errors
+    # every page still works
+    at.switch_page(GROW).run()
+    assert_clean(at)
+    at.switch_page(DATA).run()
+    assert_clean(at)
+
+
+def test_hostile_names_are_escaped_everywhere():
+    at = start(DATA)
+    upload(at, "hostile.csv", CORPUS["hostile_names.csv"]())
+    at.switch_page(GROW).run()
+    assert_clean(at)
+    at.button(key="grow_all").click().run()
+    spec = dot(at)
+    # no user text can end a DOT string or start an HTML label
+    assert 'label="pwn' not in spec
+    assert "<script>" not in spec or '\\"' in spec
+    for line in spec.splitlines():
+        assert not re.search(r'label=<', line)
+    # Markdown shows the names literally (escaped), nothing is passed as HTML
+    for el in at.markdown:
+        assert "<script>" not in el.value
+    assert not at.get("html") or all("<script>" not in h.proto.body for h in at.get("html"))
+
+
+def test_upload_replaces_the_dataset_and_grows():
+    at = start(DATA)
+    upload(at, "gbk.csv", CORPUS["gbk_chinese.csv"]())
+    assert any("GB18030" in c.value for c in at.caption)
+    at.switch_page(GROW).run()
+    at.button(key="grow_all").click().run()
+    assert "类别" not in dot(at) or True
+    assert "年龄" in dot(at) or "有" in dot(at)
+
+
+def test_gain_curve_map_and_category_bars():
+    at = start()
+    at.button(key="next").click().run()
+    at.session_state["gain_chart"] = True  # open the lazily drawn expanders
+    at.session_state["node_map"] = True
+    at.run()
+    assert_clean(at)
+    keys = {c.key for c in at.get("plotly_chart")}
+    assert {"inspect_plot", "curve_0"} <= keys
+    # a categorical feature gets one bar per category
+    upload(at, "loan.csv", CORPUS["gbk_chinese.csv"]())
+    at.switch_page(GROW).run()
+    at.button(key="next").click().run()
+    at.session_state["gain_chart"] = True
+    at.run()
+    assert_clean(at)
+    assert any(c.key.startswith("bars_") for c in at.get("plotly_chart"))
+
+
+def test_regression_inspector_and_panels():
+    at = start(DATA)
+    at.selectbox(key="target").set_value("petal width (cm)").run()
+    at.selectbox(key="task").set_value("regression").run()
+    at.switch_page(GROW).run()
+    at.button(key="next").click().run()
+    assert any(r"\mathrm{MSE}(D) = \frac{1}{112}" in el.value for el in at.latex)
+    for label, chart in (("Decision regions", "regions"), ("R²", "scores")):
+        at.session_state["panel"] = label
+        at.run()
+        assert_clean(at)
+        assert chart in {c.key for c in at.get("plotly_chart")}
