@@ -69,6 +69,9 @@ class Builtin:
 BUILTIN = {
     "Iris": Builtin("iris.csv", "species", "150 flowers, 4 measurements, 3 species"),
     "Wine": Builtin("wine.csv", "class", "178 wines, 13 chemical measurements, 3 cultivars"),
+    "Penguins": Builtin("penguins.csv", "species",
+                        "344 Palmer penguins: measurements, island, sex; some missing"),
+    "Cats (lecture example)": Builtin("cats.csv", "cat", "10 animals, 3 yes/no features"),
 }
 
 
