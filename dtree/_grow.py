@@ -491,17 +491,21 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
         fs = numeric[c0:c0 + chunk]
         p = b.P[fs]  # (c, m)
         x = X[fs[:, None], p]
-        # where a threshold may go: between two distinct known values
-        if all_allowed:
-            between = np.ones((len(fs), m), dtype=bool)
-        else:
-            between = np.repeat(allowed[fs], sizes, axis=1)
-        between[:, :-1] &= x[:, 1:] > x[:, :-1] + FEATURE_THRESHOLD
-        between[:, -1] = False
-        valid = between & ok_size
         nk = n_known[fs]
         n_miss = sizes - nk  # (c, S)
         missing_here = prob.has_missing and bool(n_miss.any())
+        # where a threshold may go: between two distinct known values (and,
+        # without missing values, the only thing kept is "and sizes are ok")
+        if all_allowed:
+            between = np.repeat((np.ones(m, dtype=bool) if missing_here else ok_size)[None, :],
+                                len(fs), axis=0)
+        else:
+            between = np.repeat(allowed[fs], sizes, axis=1)
+            if not missing_here:
+                between &= ok_size
+        between[:, :-1] &= x[:, 1:] > x[:, :-1] + FEATURE_THRESHOLD
+        between[:, -1] = False
+        valid = between & ok_size if missing_here else between
         if missing_here:
             last_k = starts + nk - 1
             at_last_known = ar == np.repeat(last_k, sizes, axis=1)
@@ -791,6 +795,8 @@ def branch_slots(prob, rows, nodes, node_of_row, resolve_missing=True):
             out[ok] = nodes.branch_of_code[int(node)][codes[ok].astype(np.intp)]
             slot[at] = out
     missing = np.isnan(x)
+    if not len(categorical) and not prob.has_missing:
+        return slot, ~missing
     if resolve_missing:
         slot = np.where(missing | (slot < 0), nodes.missing_child[node_of_row], slot)
     else:
@@ -834,9 +840,14 @@ def route(prob, nodes, P, starts, sizes, ids, split):
     offset[split] = np.cumsum(n_kids) - n_kids
     child = offset[seg[moving]] + slot
     total = int(n_kids.sum())
-    stats = np.stack([np.bincount(child, weights=prob.stats[k][p0], minlength=total)
-                      for k in range(prob.stats.shape[0])], axis=1)
     counts = np.bincount(child, minlength=total)
+    if prob.criterion.is_classification and prob.unit_weights:
+        k = prob.stats.shape[0] - 1  # class counts are exact integers: one bincount
+        by_class = np.bincount(child * k + prob.codes[p0], minlength=total * k)
+        stats = np.column_stack([by_class.reshape(total, k), counts]).astype(np.float64)
+    else:
+        stats = np.stack([np.bincount(child, weights=prob.stats[k][p0], minlength=total)
+                          for k in range(prob.stats.shape[0])], axis=1)
     known_w = np.bincount(child, weights=prob.w[p0] * known, minlength=total)
     parent_known = np.repeat(np.add.reduceat(known_w, offset[split]), n_kids)
     share = np.divide(known_w, parent_known, out=np.zeros(total), where=parent_known > 0)
@@ -944,7 +955,7 @@ def _root(prob, nodes, root_impurity):
     ids = nodes.add(parent=np.array([-1]), depth=np.array([0]), n=np.array([n]),
                     stats=prob.stats.sum(axis=1)[None, :],
                     impurity=np.array([root_impurity]))
-    P = np.argsort(prob.X, axis=1, kind="stable").astype(np.intp)  # NaN sort last
+    P = np.argsort(prob.X, axis=1)  # NaN sorts last; ties in any fixed order
     reason = presearch_reason(prob, ids, nodes)
     nodes.reason[ids] = reason
     return ids, P, reason[0] == 0
@@ -1069,7 +1080,7 @@ def grow_weighted(prob, nodes, root_impurity, max_splits, record, growth):
     def evaluate(node):
         samples, weights = entries[node]
         sub = prob.subproblem(samples, weights)
-        P = np.argsort(sub.X, axis=1, kind="stable").astype(np.intp)
+        P = np.argsort(sub.X, axis=1)
         search(sub, nodes, P, np.array([0]), np.array([len(samples)]), np.array([node]),
                record)
         if not nodes.has_split[node]:
