@@ -61,6 +61,13 @@ def main():
         bench_pruning(args.repeat)
 
 
+def three_class_data(n):
+    """The benchmark data: n rows, ten features, three classes, float32."""
+    X, y = make_classification(n_samples=n, n_features=10, n_informative=6,
+                               n_classes=3, random_state=0)
+    return X.astype(np.float32), y
+
+
 def alternate(fns, repeat):
     """Best time of each function, running them in turn ``repeat`` times."""
     times = [[] for _ in fns]
@@ -84,9 +91,7 @@ def bench_pruning(repeat):
     print("\n| minimal cost-complexity pruning | scikit-learn | dtree | ratio dtree/sklearn |")
     print("|---|---:|---:|---:|")
     for label, n, depth in PRUNING_CASES:
-        X, y = make_classification(n_samples=n, n_features=10, n_informative=6,
-                                   n_classes=3, random_state=0)
-        X = X.astype(np.float32)
+        X, y = three_class_data(n)
         sk = SkTree(max_depth=depth, random_state=0)
         ours = DecisionTreeClassifier(max_depth=depth, record_candidates=False)
         a, b = alternate([lambda: sk.cost_complexity_pruning_path(X, y),
@@ -108,21 +113,15 @@ def bench_fit(repeat):
           "| dtree without candidates | recording cost |")
     print("|---|---:|---:|---:|---:|---:|")
     for label, n, depth in CASES:
-        X, y = make_classification(n_samples=n, n_features=10, n_informative=6,
-                                   n_classes=3, random_state=0)
-        X = X.astype(np.float32)
+        X, y = three_class_data(n)
         sk = SkTree(max_depth=depth, random_state=0)
         ours = DecisionTreeClassifier(max_depth=depth)
         plain = DecisionTreeClassifier(max_depth=depth, record_candidates=False)
-        t_sk, t_ours, t_plain = [], [], []
-        for _ in range(repeat):  # alternate, so drift affects both alike
-            t_sk.append(best_of(lambda: sk.fit(X, y), 1))
-            t_ours.append(best_of(lambda: ours.fit(X, y), 1))
-            t_plain.append(best_of(lambda: plain.fit(X, y), 1))
+        a, b, c = alternate([lambda: sk.fit(X, y), lambda: ours.fit(X, y),
+                             lambda: plain.fit(X, y)], repeat)
         if ours.tree_.node_count != sk.tree_.node_count:
             print(f"<!-- note: {label}: node counts differ "
                   f"({ours.tree_.node_count} vs {sk.tree_.node_count}; exact ties) -->")
-        a, b, c = min(t_sk), min(t_ours), min(t_plain)
         print(f"| {label} | {a * 1000:.0f} ms | {b * 1000:.0f} ms | {b / a:.2f} "
               f"| {c * 1000:.0f} ms | {b / c:.2f}× |")
 
