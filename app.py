@@ -8,7 +8,7 @@ Run it with ``make run`` (or ``streamlit run app.py``).
 
 import streamlit as st
 
-from pages.shared import current_table
+from pages.shared import LANGUAGES, current_table, tr
 
 st.set_page_config(page_title="dtree: watch a decision tree learn", page_icon="🌳",
                    layout="wide", initial_sidebar_state="expanded")
@@ -26,8 +26,15 @@ st.html("""<style>
 current_table()  # a built-in dataset is loaded before any page runs
 st.session_state["_framed"] = True  # see pages.shared.require_frame
 
+with st.sidebar:
+    st.segmented_control("Language / 语言", list(LANGUAGES), default="en", key="lang",
+                         format_func=LANGUAGES.get, bind="query-params",
+                         persist_state="session", required=True)
+
 pages = [
-    st.Page("pages/data.py", title="Data", icon=":material/table:", url_path="data"),
-    st.Page("pages/grow.py", title="Grow", icon=":material/account_tree:", default=True),
+    st.Page("pages/data.py", title=tr("Data", "数据"), icon=":material/table:",
+            url_path="data"),
+    st.Page("pages/grow.py", title=tr("Grow", "生长"), icon=":material/account_tree:",
+            default=True),
 ]
 st.navigation(pages).run()

@@ -357,7 +357,7 @@ def split_indices(y, test_size: float, seed: int, task: str):
     return np.sort(order[n_test:]), np.sort(order[:n_test])
 
 
-def estimator_for(task: str, criterion: str, **params):
+def estimator_for(task: str, preset: str, criterion: str, prep=None, **params):
     """The estimator for a task with the page's parameters."""
     cls = DecisionTreeClassifier if task == "classification" else DecisionTreeRegressor
     return cls(criterion=criterion, **params)

@@ -7,79 +7,15 @@ import pandas as pd
 import streamlit as st
 
 from dtree import explain, viz
-from dtree.prepare import (CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA,
-                           criteria_for)
-from pages.shared import (current_setup, current_table, fitted, md, prepared,
-                          require_frame)
+from pages.shared import (GROWTH, chosen_parameters, current_setup, current_table, fitted,
+                          md, prepared, require_frame, sidebar_controls)
 
-GROWTH = {"depth_first": "depth-first", "best_first": "best-first",
-          "breadth_first": "breadth-first"}
 SPEEDS = {"slow (2 s)": 2.0, "medium (1 s)": 1.0, "fast (0.5 s)": 0.5}
 state = st.session_state
 require_frame()
 
 table = current_table()
 setup = current_setup(table)
-
-
-# -- sidebar: the tree's parameters ---------------------------------------------
-DEFAULTS = {"splitter": "best", "growth": "depth_first", "max_depth": 5,
-            "min_samples_split": 2, "min_samples_leaf": 1, "max_leaf_nodes": None,
-            "min_impurity_decrease": 0.0, "random_state": 0}
-NAMES = {**CLASSIFICATION_CRITERIA, **REGRESSION_CRITERIA}
-
-
-def chosen_parameters(task):
-    """(preset, criterion, parameters) from the sidebar's state or the defaults
-    (read before the widgets are drawn, which may be later in the run)."""
-    preset = state.get("preset", "CART") if task == "classification" else "CART"
-    options = criteria_for(task, preset)
-    if state.get("criterion") not in options:
-        state["criterion"] = options[0]
-    params = {k: state.get(k, v) for k, v in DEFAULTS.items()}
-    params = {k: (int(v) if isinstance(v, float) and k != "min_impurity_decrease" else v)
-              for k, v in params.items()}
-    return preset, state["criterion"], params
-
-
-def sidebar_controls(task, preset):
-    """The sidebar widgets (their values are read by chosen_parameters)."""
-    with st.sidebar:
-        st.header("Tree")
-        if task == "classification":
-            st.selectbox("Algorithm", list(PRESETS), key="preset", persist_state="session",
-                         help="ID3 = information gain, C4.5 = gain ratio, CART = binary "
-                              "splits with any criterion.")
-            st.caption(PRESETS[preset].summary)
-        else:
-            st.selectbox("Algorithm", ["CART"], key="preset_regression", disabled=True,
-                         help="Regression trees are CART trees.")
-        st.selectbox("Criterion", list(criteria_for(task, preset)), key="criterion",
-                     format_func=NAMES.get, persist_state="session")
-        st.selectbox("Splitter", ["best", "random"], key="splitter", persist_state="session",
-                     help="best: every threshold is tried; random: one random threshold "
-                          "per feature.")
-        st.selectbox("Growth order", list(GROWTH), key="growth", format_func=GROWTH.get,
-                     persist_state="session",
-                     help="The order in which nodes are split. Best-first splits the leaf "
-                          "with the largest improvement next.")
-        st.number_input("max_depth", 1, 64, DEFAULTS["max_depth"], key="max_depth",
-                        persist_state="session", placeholder="no limit",
-                        help="Clear the box for no limit.")
-        st.number_input("min_samples_split", 2, 10_000, 2, key="min_samples_split",
-                        persist_state="session")
-        st.number_input("min_samples_leaf", 1, 10_000, 1, key="min_samples_leaf",
-                        persist_state="session")
-        st.number_input("max_leaf_nodes", 2, 10_000, None, key="max_leaf_nodes",
-                        persist_state="session", placeholder="no limit")
-        st.number_input("min_impurity_decrease", 0.0, 10.0, 0.0, 0.001, format="%.4f",
-                        key="min_impurity_decrease", persist_state="session")
-        st.number_input("random_state", 0, 2**31 - 1, 0, key="random_state",
-                        persist_state="session")
-        st.header("Display")
-        st.radio("Tree layout", ["auto", "top down", "left to right"], key="layout",
-                 persist_state="session",
-                 help="auto: left to right when the grown tree has more than 8 leaves.")
 
 
 # The first run of a session draws the tree alone, and the sidebar and the
@@ -97,7 +33,7 @@ if error:
     st.error(md(error), icon=":material/error:")
     st.page_link("pages/data.py", label="Choose the data", icon=":material/table:")
     st.stop()
-fit, error = fitted(table, setup, prep, criterion, params)
+fit, error = fitted(table, setup, prep, preset, criterion, params)
 if error and first_run:
     sidebar_controls(setup.task, preset)
 if error:

@@ -27,8 +27,9 @@ import streamlit as st
 
 from dtree import explain
 from dtree.io import BUILTIN, DataError, load_builtin, read_table
-from dtree.prepare import (Setup, column_summary, estimator_for, infer_task, infer_types,
-                           prepare)
+from dtree.prepare import (CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA, Setup,
+                           column_summary, criteria_for, estimator_for, infer_task,
+                           infer_types, prepare)
 
 DEFAULT_DATASET = "Iris"
 SETUP_KEYS = ("target", "task", "feature_mode", "features", "categorical", "test_size",
@@ -40,6 +41,24 @@ def md(text) -> str:
     """User text made literal for Streamlit Markdown (one line)."""
     text = " ".join(str(text).split())
     return "".join("\\" + ch if ch in _MARKDOWN_SPECIAL else ch for ch in text)
+
+
+# ---------------------------------------------------------------------------
+# Interface language
+# ---------------------------------------------------------------------------
+
+LANGUAGES = {"en": "English", "zh": "中文"}
+
+
+def lang() -> str:
+    """The interface language: "en" or "zh" (the frame's switch, kept in the
+    URL as ?lang=)."""
+    return "zh" if st.session_state.get("lang") == "zh" else "en"
+
+
+def tr(en: str, zh: str) -> str:
+    """The text in the interface language: ``tr("Next step", "下一步")``."""
+    return zh if lang() == "zh" else en
 
 
 def require_frame() -> None:
@@ -140,6 +159,73 @@ def current_setup(table: Loaded) -> Setup:
 
 
 # ---------------------------------------------------------------------------
+# The tree's parameters (the Grow page's sidebar; other pages read them)
+# ---------------------------------------------------------------------------
+
+GROWTH = {"depth_first": "depth-first", "best_first": "best-first",
+          "breadth_first": "breadth-first"}
+DEFAULTS = {"splitter": "best", "growth": "depth_first", "max_depth": 5,
+            "min_samples_split": 2, "min_samples_leaf": 1, "max_leaf_nodes": None,
+            "min_impurity_decrease": 0.0, "random_state": 0}
+NAMES = {**CLASSIFICATION_CRITERIA, **REGRESSION_CRITERIA}
+
+
+def chosen_parameters(task):
+    """(preset, criterion, parameters) from the sidebar's state or the defaults
+    (read before the widgets are drawn, which may be later in the run)."""
+    state = st.session_state
+    preset = state.get("preset", "CART") if task == "classification" else "CART"
+    options = criteria_for(task, preset)
+    if state.get("criterion") not in options:
+        state["criterion"] = options[0]
+    params = {k: state.get(k, v) for k, v in DEFAULTS.items()}
+    params = {k: (int(v) if isinstance(v, float) and k != "min_impurity_decrease" else v)
+              for k, v in params.items()}
+    return preset, state["criterion"], params
+
+
+def sidebar_controls(task, preset):
+    """The sidebar widgets (their values are read by chosen_parameters)."""
+    with st.sidebar:
+        st.header("Tree")
+        if task == "classification":
+            st.selectbox("Algorithm", list(PRESETS), key="preset", persist_state="session",
+                         help="ID3 = information gain, C4.5 = gain ratio, CART = binary "
+                              "splits with any criterion.")
+            st.caption(PRESETS[preset].summary)
+        else:
+            st.selectbox("Algorithm", ["CART"], key="preset_regression", disabled=True,
+                         help="Regression trees are CART trees.")
+        st.selectbox("Criterion", list(criteria_for(task, preset)), key="criterion",
+                     format_func=NAMES.get, persist_state="session")
+        st.selectbox("Splitter", ["best", "random"], key="splitter", persist_state="session",
+                     help="best: every threshold is tried; random: one random threshold "
+                          "per feature.")
+        st.selectbox("Growth order", list(GROWTH), key="growth", format_func=GROWTH.get,
+                     persist_state="session",
+                     help="The order in which nodes are split. Best-first splits the leaf "
+                          "with the largest improvement next.")
+        st.number_input("max_depth", 1, 64, DEFAULTS["max_depth"], key="max_depth",
+                        persist_state="session", placeholder="no limit",
+                        help="Clear the box for no limit.")
+        st.number_input("min_samples_split", 2, 10_000, 2, key="min_samples_split",
+                        persist_state="session")
+        st.number_input("min_samples_leaf", 1, 10_000, 1, key="min_samples_leaf",
+                        persist_state="session")
+        st.number_input("max_leaf_nodes", 2, 10_000, None, key="max_leaf_nodes",
+                        persist_state="session", placeholder="no limit")
+        st.number_input("min_impurity_decrease", 0.0, 10.0, 0.0, 0.001, format="%.4f",
+                        key="min_impurity_decrease", persist_state="session")
+        st.number_input("random_state", 0, 2**31 - 1, 0, key="random_state",
+                        persist_state="session")
+        st.header("Display")
+        st.radio("Tree layout", ["auto", "top down", "left to right"], key="layout",
+                 persist_state="session",
+                 help="auto: left to right when the grown tree has more than 8 leaves.")
+
+
+
+# ---------------------------------------------------------------------------
 # Preparing and fitting
 # ---------------------------------------------------------------------------
 
@@ -204,17 +290,17 @@ class Fit:
         return self._cc[k]
 
 
-@st.cache_resource(show_spinner=False, max_entries=12)
-def _fit(key: str, setup: Setup, criterion: str, params: tuple, _prep):
-    model = estimator_for(setup.task, criterion, **dict(params)).fit(_prep.X_train,
-                                                                     _prep.y_train)
+@st.cache_resource(show_spinner=False, max_entries=24)
+def _fit(key: str, setup: Setup, preset: str, criterion: str, params: tuple, _prep):
+    model = estimator_for(setup.task, preset, criterion, _prep,
+                          **dict(params)).fit(_prep.X_train, _prep.y_train)
     return Fit(model, _prep)
 
 
-def fitted(table: Loaded, setup: Setup, prep, criterion: str, params: dict):
+def fitted(table: Loaded, setup: Setup, prep, preset: str, criterion: str, params: dict):
     """(Fit, None) or (None, message); cached, with a progress message while
     the tree grows."""
-    args = (table.key, setup, criterion, tuple(sorted(params.items())), prep)
+    args = (table.key, setup, preset, criterion, tuple(sorted(params.items())), prep)
     rows, cols = prep.X_train.shape
     with st.spinner(f"Growing the tree on {rows:,} rows × {cols:,} features…",
                     show_time=True):
@@ -222,3 +308,24 @@ def fitted(table: Loaded, setup: Setup, prep, criterion: str, params: dict):
             return _fit(*args), None
         except (ValueError, TypeError) as exc:  # parameters the engine refuses
             return None, str(exc)
+
+
+def current_fit(preset=None, criterion=None, **overrides):
+    """The tree of the current data with the Grow page's parameters (or the
+    given ones): ``(Fit, None)`` or ``(None, message)``.
+
+    ``overrides`` replace single parameters (``max_depth=None``...).  The
+    message is plain text: show it with ``st.error(md(message))``.
+    """
+    table = current_table()
+    setup = current_setup(table)
+    prep, error = prepared(table, setup)
+    if error:
+        return None, error
+    chosen_preset, chosen_criterion, params = chosen_parameters(setup.task)
+    preset = chosen_preset if preset is None else preset
+    if criterion is None:
+        criterion = chosen_criterion if preset == chosen_preset else \
+            criteria_for(setup.task, preset)[0]
+    params.update(overrides)
+    return fitted(table, setup, prep, preset, criterion, params)
