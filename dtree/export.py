@@ -95,7 +95,10 @@ class _TreeView:
         if hasattr(est, "tree_"):
             tree = est.tree_
             owner = est
-        elif hasattr(est, "children_left"):
+        elif hasattr(est, "child_ptr") or hasattr(type(est), "children_left") \
+                or hasattr(est, "children_left"):
+            # (a multiway dtree Tree refuses the children_left view: test the
+            # class, not the instance)
             tree = est
             owner = None
         else:

@@ -38,6 +38,20 @@ def _plain(text, n=LABEL_LENGTH) -> str:
     return html.escape(short(text, n), quote=True)
 
 
+def criterion_of(model) -> str:
+    """The criterion a fitted model used (after its algorithm preset)."""
+    return getattr(model, "criterion_", None) or model.criterion
+
+
+def category_labels(model, n=LABEL_LENGTH):
+    """Each feature's category labels, shortened for the tree's boxes (None
+    for numeric features)."""
+    cats = getattr(model, "categories_", None)
+    if cats is None:
+        return None
+    return [None if c is None else [short(v, n) for v in c] for c in cats]
+
+
 def impurity_label(criterion: str) -> str:
     return {"gain_ratio": "entropy", "log_loss": "entropy", "friedman_mse": "mse",
             "squared_error": "mse", "absolute_error": "mae",
@@ -82,7 +96,8 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
     if k < len(steps):
         highlight[index[steps[k].node]] = NEXT_SPLIT
         info["next_split"] = steps[k].node
-    ratio = model.criterion == "gain_ratio"
+    criterion = criterion_of(model)
+    ratio = criterion == "gain_ratio"
     best_first = getattr(model, "growth_", None) == "best_first"
     g = None if cost_complexity is None else cost_complexity["g"].to_numpy()
     for i, nid in enumerate(tree.node_ids):
@@ -111,7 +126,8 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
         tree,
         feature_names=[short(f) for f in model.feature_names_in_],
         class_names=None if classes is None else [short(c) for c in classes],
-        impurity_name=impurity_label(model.criterion),
+        impurity_name=impurity_label(criterion),
+        categories=category_labels(model),
         # square corners: Graphviz draws rounded boxes as paths, and the
         # browser-side renderer of st.graphviz_chart samples every path point
         # by point when the tree changes (10x slower steps at 31 nodes)
@@ -250,6 +266,21 @@ def category_figure(bars, feature):
                            hovertext=[f"{n} rows" for n in bars["n_category"]]))
     return _layout(fig, f"gain of “category vs the rest” on {_plain(feature, 40)}",
                    xaxis_title=_plain(feature, 48), yaxis_title="gain")
+
+
+def category_terms_figure(terms, feature, impurity_name="impurity"):
+    """One bar per branch of a multiway split: |D_v|/|D| times its impurity."""
+    import plotly.graph_objects as go
+
+    fig = go.Figure(go.Bar(
+        x=[_plain(c, 24) for c in terms["category"]], y=terms["term"],
+        marker_color=OKABE_ITO[4],
+        text=[f"{n:,} rows, {impurity_name} {i:.3f}" for n, i in
+              zip(terms["n"], terms["impurity"])],
+        textposition="outside"))
+    return _layout(fig, f"each branch's share × {impurity_name}, on {_plain(feature, 40)}",
+                   xaxis_title=_plain(feature, 48),
+                   yaxis_title=f"|Dv|/|D| · {impurity_name}")
 
 
 def score_figure(train, test, step, metric="accuracy"):

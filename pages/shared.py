@@ -28,8 +28,8 @@ import streamlit as st
 from dtree import explain
 from dtree.io import BUILTIN, DataError, load_builtin, read_table
 from dtree.prepare import (CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA, Setup,
-                           column_summary, criteria_for, estimator_for, infer_task,
-                           infer_types, prepare)
+                           column_summary, criteria_for, estimator_for, identifier_columns,
+                           infer_task, infer_types, prepare)
 
 DEFAULT_DATASET = "Iris"
 SETUP_KEYS = ("target", "task", "feature_mode", "features", "categorical", "test_size",
@@ -87,6 +87,7 @@ class Loaded:
     frame: pd.DataFrame
     notes: list = field(default_factory=list)
     default_target: str | None = None
+    default_test_size: float = 0.25
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)
@@ -95,8 +96,9 @@ def _builtin(title: str) -> pd.DataFrame:
 
 
 def builtin_table(title: str) -> Loaded:
-    return Loaded(f"builtin:{title}", title, _builtin(title),
-                  default_target=BUILTIN[title].target)
+    spec = BUILTIN[title]
+    return Loaded(f"builtin:{title}", title, _builtin(title), default_target=spec.target,
+                  default_test_size=spec.test_size)
 
 
 def upload_table(data: bytes, filename: str) -> Loaded:
@@ -125,6 +127,11 @@ def inferred_types(key: str, _frame: pd.DataFrame):
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
+def identifiers(key: str, _frame: pd.DataFrame) -> list:
+    return identifier_columns(_frame)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
 def summary(key: str, _frame: pd.DataFrame, _types: dict) -> pd.DataFrame:
     return column_summary(_frame, _types)
 
@@ -149,13 +156,14 @@ def current_setup(table: Loaded) -> Setup:
     others = [c for c in columns if c != target]
     if state.get("feature_mode") == "choose":
         features = tuple(c for c in state.get("features", others) if c in others)
-    else:
-        features = tuple(others)
+    else:  # all the other columns but identifiers
+        skip = set(identifiers(table.key, frame))
+        features = tuple(c for c in others if c not in skip) or tuple(others)
     types, _ = inferred_types(table.key, frame)
     default_cat = [c for c in others if types.get(c) == "categorical"]
     categorical = tuple(c for c in state.get("categorical", default_cat) if c in features)
     return Setup(target, features, categorical, task,
-                 float(state.get("test_size", 0.25)), int(state.get("seed", 0)))
+                 float(state.get("test_size", table.default_test_size)), int(state.get("seed", 0)))
 
 
 # ---------------------------------------------------------------------------
@@ -257,8 +265,19 @@ class Fit:
         return len(self.model.steps_)
 
     @cached_property
-    def leaf_train(self):
-        return self.model.apply(self.prep.X_train)
+    def criterion(self):
+        """The criterion the model used (ID3 and C4.5 fix theirs)."""
+        return self.model.criterion_
+
+    @cached_property
+    def X_train_encoded(self):
+        """The training rows as the tree reads them (float32, category codes)."""
+        return explain.encode(self.model, self.prep.X_train)
+
+    @cached_property
+    def routes_train(self):
+        """(row, leaf, weight) of every training row in the full tree."""
+        return self.model.tree_.leaf_weights(self.X_train_encoded)
 
     @cached_property
     def y_codes(self):
@@ -292,6 +311,8 @@ class Fit:
 
 @st.cache_resource(show_spinner=False, max_entries=24)
 def _fit(key: str, setup: Setup, preset: str, criterion: str, params: tuple, _prep):
+    if preset == "ID3" and setup.task == "classification":
+        _prep = _prep.complete_rows()  # ID3 has no rule for missing values
     model = estimator_for(setup.task, preset, criterion, _prep,
                           **dict(params)).fit(_prep.X_train, _prep.y_train)
     return Fit(model, _prep)
@@ -306,7 +327,7 @@ def fitted(table: Loaded, setup: Setup, prep, preset: str, criterion: str, param
                     show_time=True):
         try:
             return _fit(*args), None
-        except (ValueError, TypeError) as exc:  # parameters the engine refuses
+        except (ValueError, TypeError, DataError) as exc:  # what the engine refuses
             return None, str(exc)
 
 
