@@ -8,7 +8,7 @@ import streamlit as st
 
 from dtree import explain, viz
 from pages.shared import (GROWTH, chosen_parameters, current_setup, current_table, fitted,
-                          md, prepared, require_frame, sidebar_controls)
+                          md, prepared, presenting, require_frame, sidebar_controls)
 
 SPEEDS = {"slow (2 s)": 2.0, "medium (1 s)": 1.0, "fast (0.5 s)": 0.5}
 state = st.session_state
@@ -88,16 +88,17 @@ def stepper():
 
     buttons = st.container(horizontal=True, vertical_alignment="bottom")
     buttons.button("Previous step", key="prev", on_click=move, kwargs={"delta": -1},
-                   icon=":material/skip_previous:", disabled=n_steps == 0)
+                   icon=":material/skip_previous:", disabled=n_steps == 0, shortcut="Left")
     buttons.button("Next step", key="next", on_click=move, kwargs={"delta": 1},
-                   type="primary", icon=":material/skip_next:", disabled=n_steps == 0)
+                   type="primary", icon=":material/skip_next:", disabled=n_steps == 0,
+                   shortcut="Right")
     buttons.button("Pause" if playing else "Play", key="play", on_click=toggle_play,
                    icon=":material/pause:" if playing else ":material/play_arrow:",
-                   disabled=n_steps == 0)
+                   disabled=n_steps == 0, shortcut="P")
     buttons.button("Reset", key="reset", on_click=move, kwargs={"to": 0},
-                   icon=":material/restart_alt:")
+                   icon=":material/restart_alt:", shortcut="Home")
     buttons.button("Grow all", key="grow_all", on_click=move, kwargs={"to": n_steps},
-                   icon=":material/fast_forward:")
+                   icon=":material/fast_forward:", shortcut="End")
     if first_run:  # the step from the URL, before its slider exists
         step = state["step"] = url_step()
     else:
@@ -110,7 +111,9 @@ def stepper():
 
     cc = fit.cost_complexity(step)
     tree = model.tree_at(step)
-    dot, info = viz.step_dot(model, step, cost_complexity=cc, rankdir=tree_direction())
+    size = viz.tree_font_size(model.tree_.n_leaves)
+    dot, info = viz.step_dot(model, step, cost_complexity=cc, rankdir=tree_direction(),
+                             fontsize=size + 6 if presenting() else size)
     st.graphviz_chart(dot, width="content")
     narrate(step, info)
     st.caption("Vermillion border: the node split in this step. Blue border: the next "

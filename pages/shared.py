@@ -61,6 +61,11 @@ def tr(en: str, zh: str) -> str:
     return zh if lang() == "zh" else en
 
 
+def presenting() -> bool:
+    """Presenter mode (the frame's toggle, kept in the URL as ?present=)."""
+    return bool(st.session_state.get("present", False))
+
+
 def require_frame() -> None:
     """Make sure app.py (the frame) runs around this page.
 

@@ -330,3 +330,31 @@ def test_a_three_way_split_shows_every_branch_in_formula_and_tree():
     at.switch_page(GROW).run()
     at.button(key="next").click().run()
     assert len(re.findall(r"^0 -> \d+", dot(at), flags=re.M)) == 3
+
+
+# -- lecture mode and the interface language -------------------------------------------
+
+@pytest.mark.parametrize("value", ["zh", "en"])
+def test_language_comes_from_the_url_and_goes_back_into_it(value):
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["lang"] = value
+    at.run()
+    assert_clean(at)
+    assert at.session_state["lang"] == value
+    assert at.toggle[0].label == {"zh": "演示模式", "en": "Presenter mode"}[value]
+    other = {"zh": "en", "en": "zh"}[value]
+    at.segmented_control(key="lang_pick").set_value(other).run()
+    assert_clean(at)
+    assert at.session_state["lang"] == other
+
+
+def test_presenter_mode_hides_the_sidebar_and_enlarges_the_tree():
+    at = start()
+    size = re.search(r"fontsize=(\d+)", dot(at)).group(1)
+    assert not any("stSidebar" in h.proto.body for h in at.get("html"))
+    at.session_state["present"] = True
+    at.run()
+    assert_clean(at)
+    assert any("[data-testid='stSidebar']" in h.proto.body and "display: none" in h.proto.body
+               for h in at.get("html"))
+    assert int(re.search(r"fontsize=(\d+)", dot(at)).group(1)) == int(size) + 6
