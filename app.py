@@ -23,18 +23,6 @@ st.html("""<style>
 [data-testid='stGraphVizChart'] svg { display: inline-block; }
 </style>""")
 
-# Presenter mode (?present=true): larger type, no sidebar, a bigger tree.
-# Constant CSS again; the toggle itself sits at the top of every page.
-if presenting():
-    st.html("""<style>
-html { font-size: 24px; }
-[data-testid='stSidebar'], [data-testid='stSidebarCollapsedControl'],
-[data-testid='stExpandSidebarButton'] { display: none !important; }
-[data-testid='stMainBlockContainer'] { max-width: 100%; }
-[data-testid='stPlotlyChart'] .gtitle, [data-testid='stPlotlyChart'] .xtitle,
-[data-testid='stPlotlyChart'] .ytitle { font-size: 26px !important; }
-</style>""")
-
 current_table()  # a built-in dataset is loaded before any page runs
 st.session_state["_framed"] = True  # see pages.shared.require_frame
 
@@ -63,6 +51,18 @@ top.toggle(tr("Presenter mode", "演示模式"), key="present", bind="query-para
                    "End grow all.",
                    "大字号、隐藏侧边栏、放大决策树，适合投影。生长页快捷键：→ 下一步，"
                    "← 上一步，P 播放/暂停，Home 重置，End 全部生长。"))
+
+# Presenter mode (?present=true): larger type, no sidebar, a bigger tree.
+# Constant CSS again; the toggle itself sits at the top of every page.
+if presenting():
+    st.html("""<style>
+html { font-size: 24px; }
+[data-testid='stSidebar'], [data-testid='stSidebarCollapsedControl'],
+[data-testid='stExpandSidebarButton'] { display: none !important; }
+[data-testid='stMainBlockContainer'] { max-width: 100%; }
+[data-testid='stPlotlyChart'] .gtitle, [data-testid='stPlotlyChart'] .xtitle,
+[data-testid='stPlotlyChart'] .ytitle { font-size: 26px !important; }
+</style>""")
 
 pages = [
     st.Page("pages/data.py", title=tr("Data", "数据"), icon=":material/table:",

@@ -348,13 +348,21 @@ def test_language_comes_from_the_url_and_goes_back_into_it(value):
     assert at.session_state["lang"] == other
 
 
-def test_presenter_mode_hides_the_sidebar_and_enlarges_the_tree():
-    at = start()
-    size = re.search(r"fontsize=(\d+)", dot(at)).group(1)
-    assert not any("stSidebar" in h.proto.body for h in at.get("html"))
-    at.session_state["present"] = True
+def first_run(**query):
+    """A fresh session's first run with these URL parameters."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    for name, value in query.items():
+        at.query_params[name] = value
     at.run()
     assert_clean(at)
-    assert any("[data-testid='stSidebar']" in h.proto.body and "display: none" in h.proto.body
-               for h in at.get("html"))
-    assert int(re.search(r"fontsize=(\d+)", dot(at)).group(1)) == int(size) + 6
+    return at
+
+
+def test_presenter_mode_hides_the_sidebar_and_enlarges_the_tree():
+    plain, presenting = first_run(), first_run(present="true")
+    assert presenting.session_state["present"] is True
+    css = [h.proto.body for h in presenting.get("html")]
+    assert any("[data-testid='stSidebar']" in body and "display: none" in body for body in css)
+    assert not any("stSidebar" in h.proto.body for h in plain.get("html"))
+    size = int(re.search(r"fontsize=(\d+)", dot(plain)).group(1))
+    assert int(re.search(r"fontsize=(\d+)", dot(presenting)).group(1)) == size + 6
