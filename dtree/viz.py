@@ -12,6 +12,7 @@ import html
 
 import numpy as np
 
+from ._tree import NUMERIC
 from .explain import partition_2d
 from .export import OKABE_ITO, export_graphviz
 
@@ -35,7 +36,8 @@ def short(text, n=LABEL_LENGTH) -> str:
 
 def _plain(text, n=LABEL_LENGTH) -> str:
     """User text for Plotly: shortened and HTML-escaped."""
-    return html.escape(short(text, n), quote=True)
+    # quote=False: Plotly does not decode &quot;, and without < no tag can start
+    return html.escape(short(text, n), quote=False)
 
 
 def criterion_of(model) -> str:
@@ -207,8 +209,13 @@ def tree_figure(tree, model, selected=None, height=380):
         else:
             colours.append(OKABE_ITO[4])
             what = f"mean {tree.value[n, 0, 0]:.4g}"
-        split = (f"{_plain(names[tree.feature[n]])} ≤ {tree.threshold[n]:.4g}"
-                 if tree.children_of(n) else "leaf")
+        kids = tree.children_of(n)
+        if not kids:
+            split = "leaf"
+        elif int(tree.kind[n]) == NUMERIC:
+            split = f"{_plain(names[tree.feature[n]])} ≤ {tree.threshold[n]:.4g}"
+        else:
+            split = f"{_plain(names[tree.feature[n]])}: {len(kids)} branches"
         hover.append(f"node #{tree.node_ids[n]}<br>{split}<br>"
                      f"samples {tree.n_node_samples[n]}<br>{what}")
     ids = [int(v) for v in tree.node_ids]
