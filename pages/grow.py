@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from dtree import explain, viz
+from pages.export_panel import export_panel
 from pages.shared import (GROWTH, chosen_parameters, current_setup, current_table, fitted,
                           md, prepared, presenting, require_frame, sidebar_controls)
 
@@ -129,9 +130,9 @@ def stepper():
     if first_run:
         st.caption("Loading the node inspector…")
         return
-    inspector, regions, accuracy = st.tabs(
+    inspector, regions, accuracy, export = st.tabs(
         ["Node inspector", "Decision regions", "Accuracy" if hasattr(model, "classes_")
-         else "R²"], key="panel", on_change="rerun")
+         else "R²", "Export"], key="panel", on_change="rerun")
     if inspector.open is not False:
         with inspector:
             node_inspector(tree, step)
@@ -141,6 +142,9 @@ def stepper():
     if accuracy.open:
         with accuracy:
             score_panel(step)
+    if export.open:
+        with export:
+            export_panel(model, step, title=table.title)
 
 
 def url_step():

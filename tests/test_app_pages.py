@@ -144,6 +144,11 @@ def test_other_tabs_render():
         at.run()
         assert_clean(at)
         assert any(c.key == chart for c in at.get("plotly_chart")), label
+    at.session_state["panel"] = "Export"
+    at.run()
+    assert_clean(at)
+    keys = {b.key for b in at.get("download_button")}
+    assert {"exp_dot", "exp_txt", "exp_json", "exp_html"} <= keys, keys
 
 
 def test_regression_target():
