@@ -8,7 +8,8 @@ Run it with ``make run`` (or ``streamlit run app.py``).
 
 import streamlit as st
 
-from pages.shared import LANGUAGES, current_table, presenting, tr
+from pages.shared import (LANGUAGES, current_table, presenting, restore_view_from_url, tr,
+                          write_view_to_url)
 
 st.set_page_config(page_title="dtree: watch a decision tree learn", page_icon="🌳",
                    layout="wide", initial_sidebar_state="expanded")
@@ -23,6 +24,7 @@ st.html("""<style>
 [data-testid='stGraphVizChart'] svg { display: inline-block; }
 </style>""")
 
+restore_view_from_url()  # a prepared link: its dataset, parameters and view
 current_table()  # a built-in dataset is loaded before any page runs
 st.session_state["_framed"] = True  # see pages.shared.require_frame
 
@@ -70,4 +72,7 @@ pages = [
     st.Page("pages/grow.py", title=tr("Grow", "生长"), icon=":material/account_tree:",
             default=True),
 ]
-st.navigation(pages).run()
+try:
+    st.navigation(pages).run()
+finally:  # also when a page stops early (st.stop) on a message
+    write_view_to_url()

@@ -355,3 +355,98 @@ def current_fit(preset=None, criterion=None, **overrides):
             criteria_for(setup.task, preset)[0]
     params.update(overrides)
     return fitted(table, setup, prep, preset, criterion, params)
+
+
+# ---------------------------------------------------------------------------
+# The view in the URL
+# ---------------------------------------------------------------------------
+
+def _one_of(*options):
+    def read(value):
+        if value not in options:
+            raise ValueError(value)
+        return value
+    return read
+
+
+def _number(kind, lo, hi, none=False):
+    def read(value):
+        if none and value in ("", "none", "None"):
+            return None
+        x = kind(float(value))
+        if not lo <= x <= hi:
+            raise ValueError(value)
+        return x
+    return read
+
+
+def _text(value):
+    return str(value)
+
+
+#: Session-state keys kept in the URL, with how to read (and check) them:
+#: a link with a value that does not parse, or is out of range, leaves that
+#: setting at its default.  Lists (features) use repeated parameters.  The
+#: step (``step``) and presenter mode (``present``) are bound by their
+#: widgets; the language by app.py.
+URL_STATE = {
+    # data page
+    "target": _text, "task": _one_of("auto", "classification", "regression"),
+    "feature_mode": _one_of("all", "choose"), "features": list, "categorical": list,
+    "test_size": _number(float, 0.0, 0.5), "seed": _number(int, 0, 2**31 - 1),
+    # the tree's parameters (Grow page's sidebar; ranges as its widgets')
+    "preset": _one_of(*PRESETS),
+    "criterion": _one_of(*CLASSIFICATION_CRITERIA, *REGRESSION_CRITERIA),
+    "splitter": _one_of("best", "random"), "growth": _one_of(*GROWTH),
+    "max_depth": _number(int, 1, 64, none=True),
+    "min_samples_split": _number(int, 2, 10_000),
+    "min_samples_leaf": _number(int, 1, 10_000),
+    "max_leaf_nodes": _number(int, 2, 10_000, none=True),
+    "min_impurity_decrease": _number(float, 0.0, 10.0),
+    "random_state": _number(int, 0, 2**31 - 1),
+    "layout": _one_of("auto", "top down", "left to right"),
+    # what the Grow page shows
+    "inspect": _number(int, 0, 10**9, none=True), "panel": _text,
+}
+#: Keys whose widget reads "no limit" as None (written as "none").
+_NONE_KEYS = {"max_depth", "max_leaf_nodes", "inspect"}
+
+
+def restore_view_from_url() -> None:
+    """On a session's first run, take the dataset and the view from the URL
+    (a link a lecturer prepared).  Values that do not parse are ignored."""
+    state = st.session_state
+    if state.get("_url_restored"):
+        return
+    state["_url_restored"] = True
+    params = st.query_params
+    title = params.get("data")
+    if title in BUILTIN and "table" not in state:
+        state["table"] = builtin_table(title)
+    for key, read in URL_STATE.items():
+        if key not in params or key in state:
+            continue
+        try:
+            state[key] = params.get_all(key) if read is list else read(params[key])
+        except (TypeError, ValueError):
+            continue
+
+
+def write_view_to_url() -> None:
+    """Put the dataset (when built in) and the view into the URL."""
+    state = st.session_state
+    params = st.query_params
+    table = state.get("table")
+    if table is not None and table.key.startswith("builtin:"):
+        params["data"] = table.title
+    elif "data" in params:
+        del params["data"]
+    for key in URL_STATE:
+        value = state.get(key)
+        if value is None and key not in _NONE_KEYS or key not in state:
+            params.pop(key, None)
+            continue
+        if isinstance(value, (list, tuple)):
+            params[key] = [str(v) for v in value]
+        else:
+            params[key] = "none" if value is None else str(value)

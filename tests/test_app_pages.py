@@ -371,3 +371,45 @@ def test_presenter_mode_hides_the_sidebar_and_enlarges_the_tree():
     assert not any("stSidebar" in h.proto.body for h in plain.get("html"))
     size = int(re.search(r"fontsize=(\d+)", dot(plain)).group(1))
     assert int(re.search(r"fontsize=(\d+)", dot(presenting)).group(1)) == size + 6
+
+
+# -- the view in the URL ------------------------------------------------------------------
+
+def test_a_prepared_link_opens_the_same_view():
+    at = start(DATA)
+    at.selectbox(key="builtin").set_value("Wine").run()
+    at.switch_page(GROW).run()
+    at.selectbox(key="preset").set_value("C4.5").run()
+    at.number_input(key="max_depth").set_value(3).run()
+    at.selectbox(key="growth").set_value("breadth_first").run()
+    at.button(key="next").click().run()
+    at.button(key="next").click().run()
+    at.selectbox(key="inspect_select").set_value(1).run()
+    assert_clean(at)
+    spec = dot(at)
+    # (AppTest does not show the URL the app rewrites; the browser test checks
+    # that the app writes this link)
+    link = {"data": "Wine", "preset": "C4.5", "max_depth": "3", "growth": "breadth_first",
+            "step": "2", "inspect": "1"}
+    # a new session opened on that link (first run, then the browser's second)
+    fresh = AppTest.from_file(APP, default_timeout=120)
+    for key, value in link.items():
+        fresh.query_params[key] = value
+    fresh.run().run()
+    assert_clean(fresh)
+    assert dot(fresh) == spec
+    assert fresh.slider(key="step").value == 2
+    assert fresh.selectbox(key="preset").value == "C4.5"
+    assert fresh.selectbox(key="inspect_select").value == 1
+    assert any(h.value.startswith("Node #1") for h in fresh.subheader)
+
+
+def test_a_link_with_nonsense_values_still_opens():
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in {"data": "Nope", "max_depth": "deep", "seed": "x", "step": "-4",
+                       "preset": "ID4", "inspect": "999", "panel": "Nope",
+                       "min_samples_leaf": "0", "growth": "sideways"}.items():
+        at.query_params[key] = value
+    at.run().run()
+    assert_clean(at)
+    assert n_nodes(dot(at)) >= 1
