@@ -32,7 +32,6 @@ import pandas as pd
 
 from ._classes import feature_importances
 from ._steps import KIND_NAMES, branch_labels
-from ._tree import NUMERIC
 
 __all__ = ["Branch", "Decision", "LeafShare", "Prediction", "explain_prediction",
            "rule_text", "explanation", "importances_at", "importance_terms",
@@ -566,6 +565,18 @@ def importance_latex(terms: pd.DataFrame, feature: int, symbol: str = "A",
 # ---------------------------------------------------------------------------
 
 
+def _large_fonts(fig):
+    """Axis fonts set on the figure itself: Streamlit's chart theme would
+    otherwise shrink tick labels to 13.5 px."""
+    from .viz import FONT_SIZE
+
+    for axis in (fig.layout.xaxis, fig.layout.yaxis):
+        axis.tickfont.size = FONT_SIZE
+        axis.title.font.size = FONT_SIZE
+    fig.layout.legend.font.size = FONT_SIZE - 2
+    return fig
+
+
 def importance_figure(importances, names, lang: str = "en", top: int = 20, height=None):
     """Horizontal bars of the importances, largest on top (at most ``top``
     features; names HTML-escaped)."""
@@ -591,7 +602,7 @@ def importance_figure(importances, names, lang: str = "en", top: int = 20, heigh
     fig.update_xaxes(range=[0, max(1.0, float(values.max()) if len(values) else 1.0) * 1.12])
     fig.update_layout(margin={"l": 20, "r": 30, "t": 60, "b": 60})
     fig.update_yaxes(automargin=True)
-    return fig
+    return _large_fonts(fig)
 
 
 def distribution_figure(result: Prediction, lang: str = "en", height: int = 380):
@@ -627,8 +638,11 @@ def distribution_figure(result: Prediction, lang: str = "en", height: int = 380)
                 x=x, y=result.distribution, mode="text",
                 text=[f"{p:.3f}" for p in result.distribution], textposition="top center",
                 textfont={"size": 16}, showlegend=False, hoverinfo="skip"))
-            fig.update_layout(barmode="stack")
-        _layout(fig, "预测的类别分布" if zh else "Predicted class distribution", height,
+            fig.update_layout(barmode="stack", legend={"orientation": "h", "x": 0,
+                                                       "y": -0.18, "yanchor": "top",
+                                                       "traceorder": "normal"})
+        _layout(fig, "类别分布" if zh else "Class distribution",
+                height + (30 * len(result.leaves) if len(result.leaves) > 1 else 0),
                 yaxis_title="概率" if zh else "probability")
         fig.update_yaxes(range=[0, 1.15])
     else:
@@ -646,4 +660,4 @@ def distribution_figure(result: Prediction, lang: str = "en", height: int = 380)
                       annotation_font_size=16)
         _layout(fig, "到达的叶结点的均值" if zh else "Mean of the leaf reached", height,
                 yaxis_title="目标" if zh else "target")
-    return fig
+    return _large_fonts(fig)

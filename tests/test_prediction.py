@@ -129,7 +129,8 @@ def test_every_decision_is_consistent_with_its_threshold(iris, iris_model):
             assert d.branches[d.branch].child == r.nodes[r.nodes.index(d.node) + 1]
             op = "≤" if d.branch == 0 else ">"
             side = "left" if d.branch == 0 else "right"
-            assert d.rule == f"{d.feature_name} {x[d.feature_name]:.6g} {op} {d.threshold:.6g} → {side}"
+            value = f"{x[d.feature_name]:.6g}"
+            assert d.rule == f"{d.feature_name} {value} {op} {d.threshold:.6g} → {side}"
 
 
 def _nan_frame(seed=0, n=200):
@@ -146,7 +147,8 @@ def nan_model():
     return DecisionTreeClassifier(max_depth=6, random_state=0).fit(X, y)
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=50, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(values=st.lists(st.one_of(st.none(), st.floats(-3, 3, allow_nan=False)), min_size=3,
                        max_size=3),
        step=st.integers(0, 1000))
@@ -226,6 +228,30 @@ def test_c45_weights_sum_to_one_and_mix_to_predict_proba(melon, melon_model):
             if k == len(model.steps_):
                 np.testing.assert_allclose(r.distribution, model.predict_proba(frame)[0],
                                            rtol=1e-12, atol=1e-15)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_c45_any_sample_mixes_to_the_engine(melon, melon_model, data):
+    X, _ = melon
+    model = melon_model
+    x = {}
+    for j, name in enumerate(X.columns):
+        options = [None, "never seen"] + list(model.categories_[j])
+        x[name] = data.draw(st.sampled_from(options), label=name)
+    k = data.draw(st.integers(0, len(model.steps_)), label="k")
+    r = explain_prediction(model, x, k=k)
+    tree = model.tree_at(k)
+    Xf = encoded(model, pd.DataFrame([x], columns=X.columns).astype(object))
+    assert sum(leaf.weight for leaf in r.leaves) == pytest.approx(1.0, abs=1e-12)
+    np.testing.assert_allclose(r.distribution, tree.predict(Xf)[0], rtol=1e-12, atol=1e-15)
+    assert {lf.node: pytest.approx(lf.weight, abs=1e-12) for lf in r.leaves} == \
+        leaf_multiset(tree, Xf)
+    for d in r.decisions:
+        assert d.fractional == (d.status != "known")
+        assert d.status == ("missing" if x[d.feature_name] is None else
+                            "unseen" if d.fractional else "known")
 
 
 def test_c45_root_shares_are_the_known_value_fractions(melon, melon_model):
@@ -520,6 +546,32 @@ def test_figures_escape_user_text_and_use_large_fonts(hostile_model):
     assert "&lt;script&gt;" in text
     assert fig.layout.font.size >= 16
     np.testing.assert_allclose(fig.data[0].y, r.distribution)
+
+
+def _font_sizes(fig):
+    layout = fig.layout
+    sizes = [layout.font.size, layout.title.font.size]
+    for axis in (layout.xaxis, layout.yaxis):
+        sizes += [axis.tickfont.size, axis.title.font.size]
+    for trace in fig.data:
+        if getattr(trace, "textfont", None) is not None and trace.textfont.size is not None:
+            sizes.append(trace.textfont.size)
+    return sizes
+
+
+def test_every_figure_font_is_at_least_16px(iris_model, melon, melon_model):
+    d = load_diabetes(as_frame=True)
+    reg = DecisionTreeRegressor(max_depth=3).fit(d.data, d.target)
+    x = melon[0].iloc[0].to_dict()
+    x[melon_model.steps_[0].feature_name] = None
+    figs = [importance_figure(importances_at(iris_model), list(iris_model.feature_names_in_)),
+            distribution_figure(explain_prediction(iris_model, load_iris(as_frame=True)
+                                                   .data.iloc[0].to_dict())),
+            distribution_figure(explain_prediction(melon_model, x), "zh"),
+            distribution_figure(explain_prediction(reg, d.data.iloc[0].to_dict()))]
+    for fig in figs:
+        sizes = _font_sizes(fig)
+        assert None not in sizes and min(sizes) >= 16, sizes
 
 
 def test_distribution_figure_stacks_the_leaves_for_c45(melon, melon_model):
