@@ -9,6 +9,7 @@ subset of HTML in titles, labels and hover text.
 from __future__ import annotations
 
 import html
+import re
 
 import numpy as np
 
@@ -19,6 +20,8 @@ from .export import OKABE_ITO, export_graphviz
 #: Border colours of the node split in this step and of the next one to split.
 JUST_SPLIT = "#D55E00"  # vermillion
 NEXT_SPLIT = "#0072B2"  # blue
+#: Outline of the nodes and colour of the edges on a sample's prediction path.
+ON_PATH = "#CC79A7"  # reddish purple
 #: Above this many nodes the DOT is cut at a depth (drawing thousands of boxes
 #: takes seconds and shows nothing readable).
 MAX_DRAWN_NODES = 255
@@ -72,7 +75,7 @@ def tree_font_size(n_leaves: int) -> int:
 
 
 def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
-             fontsize=None) -> tuple[str, dict]:
+             fontsize=None, path=None) -> tuple[str, dict]:
     """DOT of ``model.tree_at(k)`` with the teaching annotations.
 
     Each node shows its id, split, impurity, samples, class counts (or mean)
@@ -81,6 +84,11 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
     The node split by step k is outlined in vermillion, the next one in blue.
     ``cost_complexity``: the table of ``cost_complexity_table(tree_at(k))``.
     ``fontsize`` defaults to :func:`tree_font_size` of the grown tree.
+    ``path``: a sample's prediction path on ``tree_at(k)``, as node indices or
+    (node, weight) pairs (``dtree.prediction``'s ``Prediction.path``): its
+    nodes get a double outline (reddish purple unless the step colours them)
+    and its edges are drawn thick in reddish purple, labelled ``w = ...``
+    where C4.5 sends a fraction of the sample.
 
     Returns (dot, info) where info says what was highlighted or cut.
     """
@@ -98,6 +106,10 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
     if k < len(steps):
         highlight[index[steps[k].node]] = NEXT_SPLIT
         info["next_split"] = steps[k].node
+    on_path = _path_weights(path, tree.node_count)
+    info["path"] = sorted(on_path)
+    for node in on_path:
+        highlight.setdefault(node, ON_PATH)
     criterion = criterion_of(model)
     ratio = criterion == "gain_ratio"
     best_first = getattr(model, "growth_", None) == "best_first"
@@ -141,7 +153,53 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
     dot = dot.replace("digraph Tree {\n", "digraph Tree {\n"
                       'graph [bgcolor="transparent", nodesep=0.2, ranksep=0.35, '
                       "pad=0.1] ;\n", 1)
+    if on_path:
+        dot = _mark_path(dot, on_path)
     return dot, info
+
+
+def _path_weights(path, node_count) -> dict:
+    """{node: weight} from node indices or (node, weight) pairs."""
+    out = {}
+    for item in path or ():
+        node, weight = (item, 1.0) if np.ndim(item) == 0 else (item[0], item[1])
+        node = int(node)
+        if not 0 <= node < node_count:
+            raise ValueError(f"path names node {node}, but the tree has {node_count} nodes.")
+        out[node] = float(weight)
+    return out
+
+
+_NODE_LINE = re.compile(r"^(\d+) \[(.*)\] ;$")
+_EDGE_LINE = re.compile(r"^(\d+) -> (\d+)(?: \[(.*)\])? ;$")
+_EDGE_LABEL = re.compile(r'(?<![a-z])label="((?:[^"\\]|\\.)*)"')
+
+
+def _mark_path(dot: str, on_path: dict) -> str:
+    """Double outlines on the path's nodes, thick coloured edges between
+    them, and the weight on edges that carry a fraction of the sample.
+    Only attributes of our own (constant text and numbers) are added."""
+    out = []
+    for line in dot.split("\n"):
+        node = _NODE_LINE.match(line)
+        edge = _EDGE_LINE.match(line)
+        if node and int(node.group(1)) in on_path:
+            line = f"{node.group(1)} [{node.group(2)}, peripheries=2] ;"
+        elif edge and int(edge.group(1)) in on_path and int(edge.group(2)) in on_path:
+            attrs = edge.group(3) or ""
+            weight = on_path[int(edge.group(2))]
+            extra = [f'color="{ON_PATH}"', "penwidth=5", "arrowsize=0.8"]
+            if weight < 1 - 1e-9:
+                text = f"w = {weight:.3f}"
+                if _EDGE_LABEL.search(attrs):
+                    attrs = _EDGE_LABEL.sub(lambda m: f'label="{m.group(1)}\\n{text}"', attrs,
+                                            count=1)
+                else:
+                    extra.append(f'label="{text}"')
+            attrs = ", ".join([a for a in (attrs,) if a] + extra)
+            line = f"{edge.group(1)} -> {edge.group(2)} [{attrs}] ;"
+        out.append(line)
+    return "\n".join(out)
 
 
 # ---------------------------------------------------------------------------
