@@ -8,6 +8,7 @@ import streamlit as st
 
 from dtree import explain, viz
 from pages.export_panel import export_panel
+from pages.predict_panel import importance_panel, path_for_step, prediction_panel
 from pages.shared import (GROWTH, chosen_parameters, current_setup, current_table, fitted,
                           md, prepared, presenting, require_frame, sidebar_controls)
 
@@ -114,7 +115,9 @@ def stepper():
     tree = model.tree_at(step)
     size = viz.tree_font_size(model.tree_.n_leaves)
     dot, info = viz.step_dot(model, step, cost_complexity=cc, rankdir=tree_direction(),
-                             fontsize=size + 6 if presenting() else size)
+                             fontsize=size + 6 if presenting() else size,
+                             path=path_for_step(fit, step) if state.get("panel") == "Prediction"
+                             else None)
     st.graphviz_chart(dot, width="content")
     narrate(step, info)
     st.caption("Vermillion border: the node split in this step. Blue border: the next "
@@ -122,6 +125,10 @@ def stepper():
                "cost-complexity (R(t) − R(T_t)) / (|T_t| − 1)"
                + ("; priority: the improvement a waiting leaf would bring (best-first "
                   "splits the largest next)." if model.growth_ == "best_first" else "."))
+    if info.get("path"):
+        st.caption("Reddish-purple double outline and thick edges: the path of the sample "
+                   "chosen in the Prediction tab (w = the share of it that takes a branch "
+                   "under C4.5's rule for missing values).")
     if info["depth_cut"] is not None:
         st.warning(f"This tree has {tree.node_count:,} nodes; only the first "
                    f"{info['depth_cut']} levels are drawn (deeper nodes are grey “(...)” "
@@ -130,12 +137,19 @@ def stepper():
     if first_run:
         st.caption("Loading the node inspector…")
         return
-    inspector, regions, accuracy, export = st.tabs(
-        ["Node inspector", "Decision regions", "Accuracy" if hasattr(model, "classes_")
-         else "R²", "Export"], key="panel", on_change="rerun")
+    inspector, predict, importance, regions, accuracy, export = st.tabs(
+        ["Node inspector", "Prediction", "Importances", "Decision regions",
+         "Accuracy" if hasattr(model, "classes_") else "R²", "Export"],
+        key="panel", on_change="rerun")
     if inspector.open is not False:
         with inspector:
             node_inspector(tree, step)
+    if predict.open:
+        with predict:
+            prediction_panel(fit, step)
+    if importance.open:
+        with importance:
+            importance_panel(fit, step)
     if regions.open:
         with regions:
             decision_regions(tree, step)

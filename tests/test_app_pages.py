@@ -413,3 +413,18 @@ def test_a_link_with_nonsense_values_still_opens():
     at.run().run()
     assert_clean(at)
     assert n_nodes(dot(at)) >= 1
+
+
+def test_prediction_and_importance_tabs_draw_the_path_and_the_bars():
+    at = start()
+    at.button(key="grow_all").click().run()
+    plain = dot(at)
+    assert "#CC79A7" not in plain
+    at.session_state["panel"] = "Prediction"
+    at.run()
+    assert_clean(at)
+    assert "#CC79A7" in dot(at)  # the test row's path
+    at.session_state["panel"] = "Importances"
+    at.run()
+    assert_clean(at)
+    assert at.get("plotly_chart")
