@@ -38,6 +38,8 @@ GREY_LINE = "#BBBBBB"
 TRAIN_COLOUR = OKABE_ITO[4]
 CV_COLOUR = OKABE_ITO[5]
 TEST_COLOUR = OKABE_ITO[2]
+#: At most this many trees are labelled along the error chart's axes.
+MAX_TICKS = 20
 
 
 def _t(lang, en, zh):
@@ -85,14 +87,20 @@ def subtree_alphas(seq):
 
 
 def alpha_labels(alphas, digits=4):
-    """Labels for alphas, ``digits`` significant digits or more where two
-    alphas would otherwise look the same."""
+    """Distinct labels for alphas: ``digits`` significant digits, up to two
+    more where that tells two alphas apart, else a counter (alphas that differ
+    only by rounding noise are still different pruned trees)."""
     alphas = [float(a) for a in alphas]
-    for d in range(digits, 18):
+    for d in range(digits, digits + 3):
         labels = [fmt(a, d) for a in alphas]
         if len(set(labels)) == len(labels):
             return labels
-    return [repr(a) for a in alphas]
+    seen = {}
+    out = []
+    for label in (fmt(a, digits) for a in alphas):
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else f"{label} ({seen[label]})")
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -295,7 +303,7 @@ def one_se_rule(cv):
     return best, limit, chosen
 
 
-def error_figure(cv, holdout=None, alpha=None, lang="en", regression=False, height=480):
+def error_figure(cv, holdout=None, alpha=None, lang="en", regression=False, height=560):
     """Train, test and cross-validated error of every distinct pruned tree,
     like rpart's plotcp: the trees are equally spaced (labelled by alpha
     below and by their number of leaves above), the CV error has ±1 SE bars,
@@ -325,9 +333,12 @@ def error_figure(cv, holdout=None, alpha=None, lang="en", regression=False, heig
                                  name=_t(lang, "test", "测试集"), hovertemplate=hover,
                                  line={"color": TEST_COLOUR, "width": 3, "dash": "dot"},
                                  marker={"size": 8, "symbol": "square"}))
-    fig.add_hline(y=limit, line={"color": CV_COLOUR, "width": 2, "dash": "dash"},
-                  annotation_text=_t(lang, "min CV + 1 SE", "最小 CV 误差 + 1 SE"),
-                  annotation_position="top right", annotation_font_size=FONT_SIZE - 2)
+    # the 1-SE line as a trace, so that the legend names it (a text label on
+    # the chart would sit on some curve or other)
+    fig.add_trace(go.Scatter(x=[-0.5, len(data) - 0.5], y=[limit, limit], mode="lines",
+                             name=_t(lang, "min CV error + 1 SE", "最小 CV 误差 + 1 SE"),
+                             line={"color": CV_COLOUR, "width": 2, "dash": "dash"},
+                             hovertemplate="%{y:.4g}<extra>%{fullData.name}</extra>"))
     fig.add_trace(go.Scatter(x=[chosen], y=[data["cv_error"].iloc[chosen]], mode="markers",
                              name=_t(lang, "1-SE choice", "1-SE 规则的选择"),
                              hovertemplate=hover,
@@ -351,17 +362,21 @@ def error_figure(cv, holdout=None, alpha=None, lang="en", regression=False, heig
          xaxis_title=_t(lang, "α (each point: a pruned tree T_k)",
                                               "α（每个点是一棵剪枝子树 T_k）"),
             yaxis_title=metric)
+    every = -(-len(data) // MAX_TICKS)  # label at most MAX_TICKS trees
+    ticks = x[::every]
     fig.update_layout(
-        xaxis={"tickmode": "array", "tickvals": x, "ticktext": labels, "range": span,
-               "tickangle": -45 if len(data) > 8 else 0},
-        xaxis2={"overlaying": "x", "side": "top", "tickmode": "array", "tickvals": x,
-                "ticktext": [str(v) for v in data["n_leaves"]], "range": span,
+        xaxis={"tickmode": "array", "tickvals": ticks, "ticktext": labels[::every],
+               "range": span, "tickangle": -45 if len(ticks) > 8 else 0},
+        xaxis2={"overlaying": "x", "side": "top", "tickmode": "array", "tickvals": ticks,
+                "ticktext": [str(v) for v in data["n_leaves"][::every]], "range": span,
                 "title": {"text": _t(lang, "leaves |T|", "叶结点数 |T|"),
                           "font": {"size": FONT_SIZE}},
                 "tickfont": {"size": FONT_SIZE - 2}, "showgrid": False},
         title={"y": 0.98, "yanchor": "top"},
-        margin={"l": 80, "r": 20, "t": 130, "b": 120},
-        legend={"orientation": "h", "y": -0.32 if len(data) > 8 else -0.25, "x": 0})
+        margin={"l": 80, "r": 20, "t": 130, "b": 190 if len(ticks) > 8 else 150},
+        # the legend along the bottom edge, below the (maybe slanted) alphas
+        legend={"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom",
+                "x": 0})
     fig.update_yaxes(rangemode="tozero")
     return fig
 

@@ -157,9 +157,22 @@ def test_one_se_choice_is_ccp_cross_validates(seed):
     star = trace(fig, "1-SE choice")
     assert list(star.x) == [chosen] and list(star.y) == [cv["cv_error"].iloc[chosen]]
     assert list(trace(fig, "minimum CV error").x) == [best]
-    hline = [s for s in fig.layout.shapes if s.y0 == s.y1]
-    assert len(hline) == 1 and hline[0].y0 == pytest.approx(limit)
+    line = trace(fig, "min CV error + 1 SE")
+    assert list(line.y) == [pytest.approx(limit)] * 2
     assert all(t.name != "test" for t in fig.data)  # no hold-out set given
+
+
+def test_many_trees_get_fewer_axis_labels():
+    X, y = make_classification(n_samples=800, n_features=5, flip_y=0.3, random_state=0)
+    est = DecisionTreeClassifier(random_state=0).fit(X, y)
+    cv = ccp_cross_validate(est, X, y, cv=3)
+    fig = pv.error_figure(cv)
+    ticks = np.asarray(fig.layout.xaxis.tickvals)
+    assert len(cv) > 40 and 10 < len(ticks) <= 20
+    # each label stays under its own tree, on both axes
+    assert list(fig.layout.xaxis.ticktext) == [pv.alpha_labels(cv["alpha"])[i] for i in ticks]
+    assert list(fig.layout.xaxis2.ticktext) == [str(cv["n_leaves"].iloc[i]) for i in ticks]
+    assert len(trace(fig, "training").y) == len(cv)  # every tree is still drawn
 
 
 def test_error_chart_in_chinese_for_a_regression_tree():
@@ -370,6 +383,10 @@ def test_numbers_and_alpha_labels():
     assert pv.tex(6.5789e-05) == r"6.579\times 10^{-5}" and pv.tex(3.0) == "3"
     assert pv.alpha_labels([0.0, 0.12345, 0.123456, 0.5]) == ["0", "0.12345", "0.12346", "0.5"]
     assert pv.alpha_labels([0.0, 1 / 3]) == ["0", "0.3333"]
+    # alphas apart only by rounding noise: a counter instead of 17 digits
+    a = 1 / 480
+    assert pv.alpha_labels([0.1, a, np.nextafter(a, 1), 0.2]) == [
+        "0.1", "0.002083", "0.002083 (2)", "0.2"]
 
 
 def test_subtree_alphas_are_the_distinct_trees():

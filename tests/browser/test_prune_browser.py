@@ -67,10 +67,10 @@ def test_cost_complexity_view(page, app_url):
     assert page.locator(EXCEPTION).count() == 0
     pruned, full = trees(page)
     assert 1 <= pruned < full
-    # the error chart: train, CV and test curves, the 1-SE star, the minimum
-    # and the invisible trace that carries the leaves axis
+    # the error chart: train, CV and test curves, the 1-SE line, the 1-SE
+    # star, the minimum and the invisible trace that carries the leaves axis
     error_chart = page.locator(PLOTS).nth(2)
-    assert error_chart.locator(".scatterlayer .trace").count() == 6
+    assert error_chart.locator(".scatterlayer .trace").count() == 7
     assert error_chart.locator(".errorbar").count() >= 2
     shot(page, "prune-ccp")
 
