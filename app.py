@@ -71,6 +71,8 @@ pages = [
             url_path="data"),
     st.Page("pages/grow.py", title=tr("Grow", "生长"), icon=":material/account_tree:",
             default=True),
+    st.Page("pages/prune.py", title=tr("Prune", "剪枝"), icon=":material/content_cut:",
+            url_path="prune"),
 ]
 try:
     st.navigation(pages).run()
