@@ -24,6 +24,9 @@ st.html("""<style>
 [data-testid='stGraphVizChart'] svg { display: inline-block; }
 </style>""")
 
+# the URL of a page opened before the frame ran (see pages.shared.require_frame)
+for name, values in st.session_state.pop("_wanted_query", {}).items():
+    st.query_params[name] = values if len(values) > 1 else values[0]
 restore_view_from_url()  # a prepared link: its dataset, parameters and view
 current_table()  # a built-in dataset is loaded before any page runs
 st.session_state["_framed"] = True  # see pages.shared.require_frame
@@ -74,7 +77,13 @@ pages = [
     st.Page("pages/prune.py", title=tr("Prune", "剪枝"), icon=":material/content_cut:",
             url_path="prune"),
 ]
+# a page opened before the frame ran (see pages.shared.require_frame)
+wanted = st.session_state.pop("_wanted", None)
+chosen = st.navigation(pages)
+if wanted and wanted[6:-3] != chosen.url_path and \
+        any(p.url_path == wanted[6:-3] for p in pages):
+    st.switch_page(wanted)
 try:
-    st.navigation(pages).run()
+    chosen.run()
 finally:  # also when a page stops early (st.stop) on a message
     write_view_to_url()

@@ -72,9 +72,17 @@ def require_frame() -> None:
     On the first run after the server starts, Streamlit treats a folder named
     ``pages/`` as a legacy multipage app and may run a page script on its own
     (when the first URL opened is that page's).  Send such a run through the
-    frame, which then takes over with ``st.navigation``.
+    frame, which then takes over with ``st.navigation`` and opens the page
+    that was asked for (``_wanted``).
     """
     if not st.session_state.get("_framed"):
+        import inspect
+        from pathlib import Path
+
+        caller = Path(inspect.stack()[1].filename)
+        st.session_state["_wanted"] = f"pages/{caller.name}"
+        st.session_state["_wanted_query"] = {k: st.query_params.get_all(k)
+                                             for k in st.query_params}
         st.switch_page("app.py")
 
 
