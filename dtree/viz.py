@@ -57,10 +57,24 @@ def category_labels(model, n=LABEL_LENGTH):
     return [None if c is None else [short(v, n) for v in c] for c in cats]
 
 
-def impurity_label(criterion: str) -> str:
-    return {"gain_ratio": "entropy", "log_loss": "entropy", "friedman_mse": "mse",
+def impurity_label(criterion: str, lang: str = "en") -> str:
+    """The short name of a criterion's impurity ("entropy", "gini", "mse"...;
+    in Chinese with ``lang="zh"``: 信息熵, 基尼系数, 均方误差...)."""
+    name = {"gain_ratio": "entropy", "log_loss": "entropy", "friedman_mse": "mse",
             "squared_error": "mse", "absolute_error": "mae",
             "misclassification": "error"}.get(criterion, criterion)
+    return IMPURITY_ZH.get(name, name) if lang == "zh" else name
+
+
+#: Chinese names of the impurities (the seeds' terms).
+IMPURITY_ZH = {"entropy": "信息熵", "gini": "基尼系数", "mse": "均方误差",
+               "mae": "平均绝对误差", "error": "误分类率", "taylor2": "二阶泰勒熵",
+               "poisson": "泊松偏差"}
+
+
+def _say(lang: str, en: str, zh: str) -> str:
+    """A figure's text in the language asked for ("en" or "zh")."""
+    return zh if lang == "zh" else en
 
 
 # ---------------------------------------------------------------------------
@@ -245,7 +259,7 @@ def tree_layout(tree):
     return x, -tree.depth.astype(float)
 
 
-def tree_figure(tree, model, selected=None, height=380):
+def tree_figure(tree, model, selected=None, height=380, lang="en"):
     """A clickable Plotly drawing of ``tree`` (a ``tree_at(k)``): one marker
     per node, with the full tree's node id in ``customdata``."""
     import plotly.graph_objects as go
@@ -263,19 +277,20 @@ def tree_figure(tree, model, selected=None, height=380):
         if classes is not None:
             best = int(np.argmax(tree.value[n, 0, :]))
             colours.append(class_colour(best))
-            what = f"class {_plain(classes[best])}"
+            what = _say(lang, "class", "类别") + f" {_plain(classes[best])}"
         else:
             colours.append(OKABE_ITO[4])
-            what = f"mean {tree.value[n, 0, 0]:.4g}"
+            what = _say(lang, "mean", "均值") + f" {tree.value[n, 0, 0]:.4g}"
         kids = tree.children_of(n)
         if not kids:
-            split = "leaf"
+            split = _say(lang, "leaf", "叶结点")
         elif int(tree.kind[n]) == NUMERIC:
             split = f"{_plain(names[tree.feature[n]])} ≤ {tree.threshold[n]:.4g}"
         else:
-            split = f"{_plain(names[tree.feature[n]])}: {len(kids)} branches"
-        hover.append(f"node #{tree.node_ids[n]}<br>{split}<br>"
-                     f"samples {tree.n_node_samples[n]}<br>{what}")
+            split = _say(lang, f"{_plain(names[tree.feature[n]])}: {len(kids)} branches",
+                         f"{_plain(names[tree.feature[n]])}：{len(kids)} 个分支")
+        hover.append(_say(lang, "node", "结点") + f" #{tree.node_ids[n]}<br>{split}<br>"
+                     + _say(lang, "samples", "样本数") + f" {tree.n_node_samples[n]}<br>{what}")
     ids = [int(v) for v in tree.node_ids]
     sizes = [30 if selected is not None and v == selected else 22 for v in ids]
     widths = [4 if selected is not None and v == selected else 1 for v in ids]
@@ -298,8 +313,9 @@ def tree_figure(tree, model, selected=None, height=380):
     return fig
 
 
-def gain_curve_figure(curve, feature, chosen=None, value="gain", label="gain"):
-    """Gain (or gain ratio) against every threshold of one feature."""
+def gain_curve_figure(curve, feature, chosen=None, value="gain", label="gain", lang="en"):
+    """Gain (or gain ratio) against every threshold of one feature (``label``
+    names the value, in the figure's language)."""
     import plotly.graph_objects as go
 
     ok = curve["allowed"].to_numpy(bool)
@@ -311,61 +327,73 @@ def gain_curve_figure(curve, feature, chosen=None, value="gain", label="gain"):
                              marker={"size": 7}))
     if (~ok).any():
         fig.add_trace(go.Scatter(x=curve["threshold"][~ok], y=curve[value][~ok],
-                                 mode="markers", name="children too small",
+                                 mode="markers",
+                                 name=_say(lang, "children too small", "子结点样本过少"),
                                  marker={"size": 7 if mode != "lines" else 4, "color": "#999",
                                          "symbol": "x"}))
     if chosen is not None:
         fig.add_vline(x=chosen, line={"color": JUST_SPLIT, "width": 3, "dash": "dash"},
-                      annotation_text=f"chosen: {chosen:.4g}",
+                      annotation_text=_say(lang, f"chosen: {chosen:.4g}", f"选中：{chosen:.4g}"),
                       annotation_font_size=FONT_SIZE - 2)
-    return _layout(fig, f"{label} of each threshold on {_plain(feature, 48)}",
+    return _layout(fig, _say(lang, f"{label} of each threshold on {_plain(feature, 48)}",
+                             f"{_plain(feature, 48)} 各个阈值的{label}"),
                    xaxis_title=_plain(feature, 48), yaxis_title=label)
 
 
-def category_figure(bars, feature):
+def category_figure(bars, feature, lang="en"):
     """One bar per category: the gain of splitting it off from the rest."""
     import plotly.graph_objects as go
 
     fig = go.Figure(go.Bar(x=[_plain(c, 24) for c in bars["category"]], y=bars["gain"],
                            marker_color=OKABE_ITO[4],
-                           hovertext=[f"{n} rows" for n in bars["n_category"]]))
-    return _layout(fig, f"gain of “category vs the rest” on {_plain(feature, 40)}",
-                   xaxis_title=_plain(feature, 48), yaxis_title="gain")
+                           hovertext=[_say(lang, f"{n} rows", f"{n} 个样本")
+                                      for n in bars["n_category"]]))
+    return _layout(fig, _say(lang, f"gain of “category vs the rest” on {_plain(feature, 40)}",
+                             f"{_plain(feature, 40)}：“该类别 vs 其余类别”的增益"),
+                   xaxis_title=_plain(feature, 48), yaxis_title=_say(lang, "gain", "增益"))
 
 
-def category_terms_figure(terms, feature, impurity_name="impurity"):
+def category_terms_figure(terms, feature, impurity_name="impurity", lang="en"):
     """One bar per branch of a multiway split: |D_v|/|D| times its impurity."""
     import plotly.graph_objects as go
 
     fig = go.Figure(go.Bar(
         x=[_plain(c, 24) for c in terms["category"]], y=terms["term"],
         marker_color=OKABE_ITO[4],
-        text=[f"{n:,} rows, {impurity_name} {i:.3f}" for n, i in
-              zip(terms["n"], terms["impurity"])],
+        text=[_say(lang, f"{n:,} rows, {impurity_name} {i:.3f}",
+                   f"{n:,} 个样本，{impurity_name} {i:.3f}")
+              for n, i in zip(terms["n"], terms["impurity"])],
         textposition="outside"))
-    return _layout(fig, f"each branch's share × {impurity_name}, on {_plain(feature, 40)}",
+    return _layout(fig, _say(lang, f"each branch's share × {impurity_name}, on "
+                                   f"{_plain(feature, 40)}",
+                             f"{_plain(feature, 40)}：各分支的样本占比 × {impurity_name}"),
                    xaxis_title=_plain(feature, 48),
                    yaxis_title=f"|Dv|/|D| · {impurity_name}")
 
 
-def score_figure(train, test, step, metric="accuracy"):
-    """Train/test score against step, with the current step marked."""
+def score_figure(train, test, step, metric="accuracy", lang="en"):
+    """Train/test score against step, with the current step marked (``metric``
+    names the score, in the figure's language)."""
     import plotly.graph_objects as go
 
     steps = np.arange(len(train))
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=steps, y=train, mode="lines+markers", name="train",
+    fig.add_trace(go.Scatter(x=steps, y=train, mode="lines+markers",
+                             name=_say(lang, "train", "训练集"),
                              line={"color": OKABE_ITO[4], "width": 3}))
     if len(test) and np.isfinite(test).any():
-        fig.add_trace(go.Scatter(x=steps, y=test, mode="lines+markers", name="test",
+        fig.add_trace(go.Scatter(x=steps, y=test, mode="lines+markers",
+                                 name=_say(lang, "test", "测试集"),
                                  line={"color": OKABE_ITO[5], "width": 3, "dash": "dot"}))
     fig.add_vline(x=step, line={"color": "#000", "width": 2},
-                  annotation_text=f"step {step}", annotation_font_size=FONT_SIZE - 2)
-    return _layout(fig, f"{metric} as the tree grows", xaxis_title="step (splits made)",
+                  annotation_text=_say(lang, f"step {step}", f"第 {step} 步"),
+                  annotation_font_size=FONT_SIZE - 2)
+    return _layout(fig, _say(lang, f"{metric} as the tree grows", f"{metric}随决策树生长的变化"),
+                   xaxis_title=_say(lang, "step (splits made)", "步骤（已完成的划分次数）"),
                    yaxis_title=metric)
 
 
-def regions_figure(tree, model, fx, fy, point, X, y, max_points=3000):
+def regions_figure(tree, model, fx, fy, point, X, y, max_points=3000, lang="en"):
     """The partition of the plane (features fx, fy; the others held at
     ``point``) by ``tree``, with the rows of (X, y) on top."""
     import plotly.graph_objects as go
@@ -411,19 +439,20 @@ def regions_figure(tree, model, fx, fy, point, X, y, max_points=3000):
                             "line": {"color": "#000", "width": 0.5}}))
     else:
         fig.add_trace(go.Scattergl(
-            x=xs, y=ys, mode="markers", name="rows",
+            x=xs, y=ys, mode="markers", name=_say(lang, "rows", "样本"),
             marker={"color": np.asarray(y, dtype=float), "colorscale": "Viridis", "size": 7,
-                    "showscale": True, "colorbar": {"title": "target"}}))
+                    "showscale": True, "colorbar": {"title": _say(lang, "target", "目标值")}}))
     fig.update_xaxes(range=[x_lo, x_hi])
     fig.update_yaxes(range=[y_lo, y_hi])
     return _layout(fig, None, 560, xaxis_title=_plain(names[fx], 48),
                    yaxis_title=_plain(names[fy], 48))
 
 
-def bar_figure(labels, counts, title, xaxis_title=""):
+def bar_figure(labels, counts, title, xaxis_title="", lang="en"):
     """Counts per label (class balance, missing values per column)."""
     import plotly.graph_objects as go
 
     fig = go.Figure(go.Bar(x=[_plain(v, 24) for v in labels], y=list(counts),
                            marker_color=[class_colour(i) for i in range(len(labels))]))
-    return _layout(fig, title, 380, xaxis_title=xaxis_title, yaxis_title="rows")
+    return _layout(fig, title, 380, xaxis_title=xaxis_title,
+                   yaxis_title=_say(lang, "rows", "样本数"))

@@ -6,15 +6,16 @@ from dtree import viz
 from dtree.io import BUILTIN, DataError
 from dtree.prepare import infer_task
 from pages.shared import (builtin_table, current_setup, current_table, identifiers,
-                          inferred_types, md, prepared, require_frame, summary,
-                          upload_table, use_table)
+                          inferred_types, lang, md, prepared, require_frame, summary,
+                          table_title, tr, upload_table, use_table)
+from pages.terms import DATASETS_ZH, TASKS_ZH
 
 PREVIEW_ROWS = 200
 PREVIEW_COLUMNS = 60
 UPLOAD_TYPES = ["csv", "tsv", "txt", "xlsx", "xlsm", "parquet"]
 
 require_frame()
-st.title("Data")
+st.title(tr("Data", "数据"))
 
 
 def choose_builtin():
@@ -41,6 +42,34 @@ def default_unless_set(key, options, default):
     return list(default)
 
 
+def task_name(task):
+    """"classification"/"regression" in the interface language."""
+    return TASKS_ZH.get(task, task) if lang() == "zh" else task
+
+
+def builtin_label(title):
+    """A built-in dataset's title and description in the interface language."""
+    if lang() == "zh" and title in DATASETS_ZH:
+        return "{}：{}".format(*DATASETS_ZH[title])
+    return f"{title}: {BUILTIN[title].description}"
+
+
+#: The column summary's headers and types, and pandas' describe() rows, in Chinese.
+SUMMARY_ZH = {"column": "列", "type": "类型", "missing": "缺失", "distinct": "不同取值数",
+              "example": "示例"}
+TYPES_ZH = {"numeric": "数值", "categorical": "类别"}
+DESCRIBE_ZH = {"count": "计数", "mean": "均值", "std": "标准差", "min": "最小值",
+               "max": "最大值", "25%": "25% 分位数", "50%": "中位数", "75%": "75% 分位数"}
+
+
+def summary_shown(table):
+    """The column summary with Chinese headers and types under 中文."""
+    if lang() != "zh":
+        return table
+    table = table.assign(type=table["type"].map(lambda t: TYPES_ZH.get(t, t)))
+    return table.rename(columns=SUMMARY_ZH)
+
+
 def forget_columns():
     """A new target: the feature and type choices start again from the defaults."""
     for key in ("features", "categorical", "task"):
@@ -49,30 +78,41 @@ def forget_columns():
 
 # -- source -------------------------------------------------------------------
 table = current_table()
-source = st.segmented_control("Source", ["Built-in dataset", "Upload a file"],
+# Option labels are computed here, not inside format_func (which must not read
+# the session: AppTest calls it outside the script run).
+sources = {"Built-in dataset": tr("Built-in dataset", "内置数据集"),
+           "Upload a file": tr("Upload a file", "上传文件")}
+source = st.segmented_control(tr("Source", "数据来源"), list(sources),
                               default="Built-in dataset", key="source",
+                              format_func=sources.get,
                               persist_state="session", required=True)
 if source == "Upload a file":
     limit = st.get_option("server.maxUploadSize")
-    st.file_uploader("CSV, TSV, Excel (.xlsx) or Parquet", type=UPLOAD_TYPES, key="upload",
-                     on_change=read_upload)
-    st.caption(f"Largest file: {limit} MB. The encoding (UTF-8, GBK/GB18030, Latin-1) and "
-               "the delimiter are detected. Uploads are read as data only: nothing in them "
-               "is executed or unpickled.")
+    st.file_uploader(tr("CSV, TSV, Excel (.xlsx) or Parquet", "CSV、TSV、Excel（.xlsx）或 "
+                        "Parquet 文件"), type=UPLOAD_TYPES, key="upload", on_change=read_upload)
+    st.caption(tr(f"Largest file: {limit} MB. The encoding (UTF-8, GBK/GB18030, Latin-1) and "
+                  "the delimiter are detected. Uploads are read as data only: nothing in them "
+                  "is executed or unpickled.",
+                  f"文件最大 {limit} MB。自动识别编码（UTF-8、GBK/GB18030、Latin-1）和分隔符。"
+                  "上传的文件只作为数据读取：其中的任何内容都不会被执行或反序列化（unpickle）。"))
 else:
     titles = list(BUILTIN)
     current = table.title if table.key.startswith("builtin:") else titles[0]
-    st.selectbox("Built-in dataset", titles, index=titles.index(current), key="builtin",
-                 on_change=choose_builtin,
-                 format_func=lambda t: f"{t}: {BUILTIN[t].description}")
+    st.selectbox(tr("Built-in dataset", "内置数据集"), titles, index=titles.index(current),
+                 key="builtin", on_change=choose_builtin,
+                 format_func={t: builtin_label(t) for t in titles}.get)
 
 if "upload_error" in st.session_state:
     name, message = st.session_state["upload_error"]
-    st.error(f"**{md(name)}** could not be used: {md(message)}  \n"
-             f"Still using **{md(table.title)}**.", icon=":material/error:")
+    st.error(tr(f"**{md(name)}** could not be used: {md(message)}  \n"
+                f"Still using **{md(table_title(table))}**.",
+                f"无法使用 **{md(name)}**：{md(message)}  \n"
+                f"仍在使用 **{md(table_title(table))}**。"), icon=":material/error:")
 
-st.markdown(f"**In use:** {md(table.title)} — {len(table.frame):,} rows × "
-            f"{table.frame.shape[1]:,} columns")
+st.markdown(tr(f"**In use:** {md(table_title(table))} — {len(table.frame):,} rows × "
+               f"{table.frame.shape[1]:,} columns",
+               f"**当前数据：** {md(table_title(table))} — {len(table.frame):,} 行 × "
+               f"{table.frame.shape[1]:,} 列"))
 for note in table.notes:
     st.caption(md(note))
 
@@ -82,94 +122,116 @@ columns = list(frame.columns)
 setup = current_setup(table)
 types, type_notes = inferred_types(table.key, frame)
 
-st.header("Columns")
+st.header(tr("Columns", "列"))
 left, right = st.columns(2)
 with left:
-    st.selectbox("Target (what the tree predicts)", columns,
+    st.selectbox(tr("Target (what the tree predicts)", "目标（决策树要预测的列）"), columns,
                  index=columns.index(setup.target), key="target", persist_state="session",
                  format_func=viz.short, on_change=forget_columns)
     target = st.session_state.get("target", setup.target)
     guess = infer_task(frame[target]) if target in frame else "classification"
-    st.selectbox("Task", ["auto", "classification", "regression"], key="task",
+    st.selectbox(tr("Task", "任务"), ["auto", "classification", "regression"], key="task",
                  persist_state="session",
-                 format_func=lambda t: f"auto ({guess})" if t == "auto" else t)
+                 format_func={"auto": tr(f"auto ({guess})", f"自动（{task_name(guess)}）"),
+                              **{t: task_name(t) for t in ("classification", "regression")}}.get)
 with right:
     others = [c for c in columns if c != target]
     skipped = [c for c in identifiers(table.key, frame) if c != target]
     n_all = len(others) - len(skipped) if len(skipped) < len(others) else len(others)
-    mode = st.radio("Features", ["all", "choose"], key="feature_mode", horizontal=True,
-                    persist_state="session",
-                    format_func=lambda m: f"all other columns ({n_all:,})"
-                    if m == "all" else "choose")
+    mode = st.radio(tr("Features", "特征"), ["all", "choose"], key="feature_mode",
+                    horizontal=True, persist_state="session",
+                    format_func={"all": tr(f"all other columns ({n_all:,})",
+                                           f"其余所有列（{n_all:,}）"),
+                                 "choose": tr("choose", "自选")}.get)
     if mode == "all" and skipped and n_all < len(others):
-        st.caption("Left out: " + ", ".join(f"“{md(viz.short(c, 40))}”" for c in skipped)
-                   + " (a different value in every row: an identifier, which a tree "
-                   "would split on perfectly and learn nothing from). Choose the "
-                   "features to use it anyway.")
+        names = ", ".join(f"“{md(viz.short(c, 40))}”" for c in skipped)
+        st.caption(tr(f"Left out: {names} (a different value in every row: an identifier, "
+                      "which a tree would split on perfectly and learn nothing from). "
+                      "Choose the features to use it anyway.",
+                      f"未使用：{names}（每一行的取值都不同，是标识符：决策树能在它上面完美"
+                      "划分，却学不到任何东西）。如仍要使用，请选择“自选”特征。"))
     if mode == "choose":
-        st.multiselect("Feature columns", others,
+        st.multiselect(tr("Feature columns", "特征列"), others,
                        default=default_unless_set(
                            "features", others,
                            [c for c in others if c not in skipped][:20] or others[:20]),
-                       key="features", persist_state="session", format_func=viz.short)
+                       key="features", persist_state="session", format_func=viz.short,
+                       placeholder=tr("Choose options", "请选择") if others else None)
     setup = current_setup(table)
-    st.multiselect("Categorical features (the others are numeric)", list(setup.features),
+    st.multiselect(tr("Categorical features (the others are numeric)",
+                      "类别特征（其余为数值特征）"), list(setup.features),
                    default=default_unless_set("categorical", setup.features,
                                               setup.categorical),
                    key="categorical", persist_state="session", format_func=viz.short,
-                   help="Inferred from the column's values; change it here.")
+                   placeholder=tr("Choose options", "请选择") if setup.features else None,
+                   help=tr("Inferred from the column's values; change it here.",
+                           "根据列中的取值推断；可在此修改。"))
 for note in type_notes:
     st.caption(md(note))
 
 setup = current_setup(table)
 
 # -- overview -----------------------------------------------------------------
-st.header("Overview")
+st.header(tr("Overview", "概览"))
 a, b, c = st.columns(3)
-a.metric("Rows", f"{len(frame):,}")
-b.metric("Columns", f"{frame.shape[1]:,}")
-c.metric("Missing values", f"{int(frame.isna().sum().sum()):,}")
+a.metric(tr("Rows", "行数"), f"{len(frame):,}")
+b.metric(tr("Columns", "列数"), f"{frame.shape[1]:,}")
+c.metric(tr("Missing values", "缺失值"), f"{int(frame.isna().sum().sum()):,}")
 shown = frame.iloc[:PREVIEW_ROWS, :PREVIEW_COLUMNS]
 if frame.shape[1] > PREVIEW_COLUMNS:
-    st.caption(f"Preview of the first {PREVIEW_COLUMNS} of {frame.shape[1]:,} columns.")
+    st.caption(tr(f"Preview of the first {PREVIEW_COLUMNS} of {frame.shape[1]:,} columns.",
+                  f"预览前 {PREVIEW_COLUMNS} 列（共 {frame.shape[1]:,} 列）。"))
 st.dataframe(shown, height=320)
 
 columns_box, balance = st.columns([3, 2])
 with columns_box:
-    st.subheader("Column summary")
-    st.dataframe(summary(table.key, frame, types), hide_index=True,
+    st.subheader(tr("Column summary", "列摘要"))
+    st.dataframe(summary_shown(summary(table.key, frame, types)), hide_index=True,
                  height=min(35 * (frame.shape[1] + 1) + 3, 320))
 with balance:
     y = frame[setup.target]
     if setup.task == "classification":
         counts = y.dropna().astype(str).value_counts().sort_index()
         if len(counts) <= 50:
-            st.plotly_chart(viz.bar_figure(counts.index, counts.to_numpy(), "Class balance",
-                                           viz.short(setup.target)), key="balance")
+            st.plotly_chart(viz.bar_figure(counts.index, counts.to_numpy(),
+                                           tr("Class balance", "类别分布"),
+                                           viz.short(setup.target), lang=lang()),
+                            key="balance")
         else:
-            st.metric("Classes", f"{len(counts):,}")
+            st.metric(tr("Classes", "类别数"), f"{len(counts):,}")
     else:
-        st.subheader("Target")
-        st.dataframe(y.describe().to_frame(), height=320)
+        st.subheader(tr("Target", "目标"))
+        described = y.describe().to_frame()
+        if lang() == "zh":
+            described = described.rename(index=DESCRIBE_ZH)
+        st.dataframe(described, height=320)
     missing = int(y.isna().sum())
     if missing:
-        st.caption(f"{missing:,} row(s) have no target value.")
+        st.caption(tr(f"{missing:,} row(s) have no target value.",
+                      f"{missing:,} 行没有目标值。"))
 
 # -- split --------------------------------------------------------------------
-st.header("Train/test split")
+st.header(tr("Train/test split", "训练集/测试集划分"))
 a, b = st.columns(2)
-a.slider("Test fraction", 0.0, 0.5, table.default_test_size, 0.05, key="test_size", persist_state="session",
-         help="The share of rows held out to measure the tree on unseen data.")
-b.number_input("Random seed", 0, 2**31 - 1, 0, key="seed", persist_state="session",
-               help="The same seed always gives the same split.")
+a.slider(tr("Test fraction", "测试集比例"), 0.0, 0.5, table.default_test_size, 0.05,
+         key="test_size", persist_state="session",
+         help=tr("The share of rows held out to measure the tree on unseen data.",
+                 "留出不参与训练的样本比例，用来衡量决策树在未见过的数据上的表现。"))
+b.number_input(tr("Random seed", "随机种子"), 0, 2**31 - 1, 0, key="seed",
+               persist_state="session",
+               help=tr("The same seed always gives the same split.",
+                       "同一个种子总是得到相同的划分。"))
 setup = current_setup(table)
 prep, error = prepared(table, setup)
 if error:
     st.error(md(error), icon=":material/error:")
 else:
-    st.success(f"{len(prep.y_train):,} training rows and {len(prep.y_test):,} test rows; "
-               f"{len(prep.feature_names):,} features for the engine; "
-               f"{setup.task}.", icon=":material/check:")
+    st.success(tr(f"{len(prep.y_train):,} training rows and {len(prep.y_test):,} test rows; "
+                  f"{len(prep.feature_names):,} features for the engine; {setup.task}.",
+                  f"训练集 {len(prep.y_train):,} 行，测试集 {len(prep.y_test):,} 行；"
+                  f"{len(prep.feature_names):,} 个特征交给算法；{task_name(setup.task)}任务。"),
+               icon=":material/check:")
     for note in prep.notes:
         st.caption(md(note))
-    st.page_link("pages/grow.py", label="Grow the tree", icon=":material/arrow_forward:")
+    st.page_link("pages/grow.py", label=tr("Grow the tree", "生长决策树"),
+                 icon=":material/arrow_forward:")

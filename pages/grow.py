@@ -9,10 +9,13 @@ import streamlit as st
 from dtree import explain, viz
 from pages.export_panel import export_panel
 from pages.predict_panel import importance_panel, path_for_step, prediction_panel
-from pages.shared import (GROWTH, chosen_parameters, current_setup, current_table, fitted,
-                          md, prepared, presenting, require_frame, sidebar_controls)
+from pages.shared import (chosen_parameters, current_setup, current_table, fitted,
+                          growth_name, lang, md, prepared, presenting, require_frame,
+                          sidebar_controls, table_title, tr)
+from pages.terms import STOP_REASONS_ZH
 
 SPEEDS = {"slow (2 s)": 2.0, "medium (1 s)": 1.0, "fast (0.5 s)": 0.5}
+SPEEDS_ZH = {"slow (2 s)": "慢（2 秒）", "medium (1 s)": "中（1 秒）", "fast (0.5 s)": "快（0.5 秒）"}
 state = st.session_state
 require_frame()
 
@@ -31,16 +34,18 @@ prep, error = prepared(table, setup)
 if error and first_run:
     sidebar_controls(setup.task, preset)
 if error:
-    st.title("Grow")
+    st.title(tr("Grow", "生长"))
     st.error(md(error), icon=":material/error:")
-    st.page_link("pages/data.py", label="Choose the data", icon=":material/table:")
+    st.page_link("pages/data.py", label=tr("Choose the data", "选择数据"),
+                 icon=":material/table:")
     st.stop()
 fit, error = fitted(table, setup, prep, preset, criterion, params)
 if error and first_run:
     sidebar_controls(setup.task, preset)
 if error:
-    st.title("Grow")
-    st.error(f"The tree could not be grown: {md(error)}", icon=":material/error:")
+    st.title(tr("Grow", "生长"))
+    st.error(tr(f"The tree could not be grown: {md(error)}", f"无法生长决策树：{md(error)}"),
+             icon=":material/error:")
     st.stop()
 model = fit.model
 n_steps = fit.n_steps
@@ -48,8 +53,8 @@ for note in fit.prep.notes[len(prep.notes):]:  # what this fit did to the data (
     st.caption(md(note))
 prep = fit.prep
 
-st.markdown(f"### {md(table.title)} · {criterion} · {GROWTH[model.growth_]} · "
-            f"{len(prep.y_train):,} training rows")
+st.markdown(f"### {md(table_title(table))} · {criterion} · {growth_name(model.growth_)} · "
+            + tr(f"{len(prep.y_train):,} training rows", f"{len(prep.y_train):,} 个训练样本"))
 
 
 # -- step controls ----------------------------------------------------------------
@@ -89,26 +94,28 @@ def stepper():
             st.rerun()
 
     buttons = st.container(horizontal=True, vertical_alignment="bottom")
-    buttons.button("Previous step", key="prev", on_click=move, kwargs={"delta": -1},
+    buttons.button(tr("Previous step", "上一步"), key="prev", on_click=move, kwargs={"delta": -1},
                    icon=":material/skip_previous:", disabled=n_steps == 0, shortcut="Left")
-    buttons.button("Next step", key="next", on_click=move, kwargs={"delta": 1},
+    buttons.button(tr("Next step", "下一步"), key="next", on_click=move, kwargs={"delta": 1},
                    type="primary", icon=":material/skip_next:", disabled=n_steps == 0,
                    shortcut="Right")
-    buttons.button("Pause" if playing else "Play", key="play", on_click=toggle_play,
+    buttons.button(tr("Pause", "暂停") if playing else tr("Play", "播放"), key="play",
+                   on_click=toggle_play,
                    icon=":material/pause:" if playing else ":material/play_arrow:",
                    disabled=n_steps == 0, shortcut="P")
-    buttons.button("Reset", key="reset", on_click=move, kwargs={"to": 0},
+    buttons.button(tr("Reset", "重置"), key="reset", on_click=move, kwargs={"to": 0},
                    icon=":material/restart_alt:", shortcut="Home")
-    buttons.button("Grow all", key="grow_all", on_click=move, kwargs={"to": n_steps},
+    buttons.button(tr("Grow all", "全部生长"), key="grow_all", on_click=move, kwargs={"to": n_steps},
                    icon=":material/fast_forward:", shortcut="End")
     if first_run:  # the step from the URL, before its slider exists
         step = state["step"] = url_step()
     else:
-        buttons.selectbox("Speed", list(SPEEDS), index=1, key="speed", width=180,
+        buttons.selectbox(tr("Speed", "速度"), list(SPEEDS), index=1, key="speed", width=180,
+                          format_func={v: tr(v, SPEEDS_ZH[v]) for v in SPEEDS}.get,
                           persist_state="session")
         if n_steps:
-            st.slider("Step (splits made so far)", 0, n_steps, key="step",
-                      bind="query-params")
+            st.slider(tr("Step (splits made so far)", "步骤（已完成的划分次数）"), 0, n_steps,
+                      key="step", bind="query-params")
         step = int(state.get("step", 0)) if n_steps else 0
 
     cc = fit.cost_complexity(step)
@@ -116,31 +123,46 @@ def stepper():
     size = viz.tree_font_size(model.tree_.n_leaves)
     dot, info = viz.step_dot(model, step, cost_complexity=cc, rankdir=tree_direction(),
                              fontsize=size + 6 if presenting() else size,
-                             path=path_for_step(fit, step) if state.get("panel") == "Prediction"
-                             else None)
+                             path=path_for_step(fit, step)
+                             if state.get("panel") in ("Prediction", "预测") else None)
     st.graphviz_chart(dot, width="content")
     narrate(step, info)
-    st.caption("Vermillion border: the node split in this step. Blue border: the next "
-               "node to split. gain: the split's impurity decrease; g(t): its "
-               "cost-complexity (R(t) − R(T_t)) / (|T_t| − 1)"
-               + ("; priority: the improvement a waiting leaf would bring (best-first "
-                  "splits the largest next)." if model.growth_ == "best_first" else "."))
+    best_first = model.growth_ == "best_first"
+    st.caption(tr("Vermillion border: the node split in this step. Blue border: the next "
+                  "node to split. gain: the split's impurity decrease; g(t): its "
+                  "cost-complexity (R(t) − R(T_t)) / (|T_t| − 1)"
+                  + ("; priority: the improvement a waiting leaf would bring (best-first "
+                     "splits the largest next)." if best_first else "."),
+                  "朱红色边框：本步划分的结点。蓝色边框：下一个要划分的结点。"
+                  "samples：样本数；value：各类别的样本数（回归树为均值）；class：预测的类别；"
+                  "True/False：满足/不满足划分条件的分支。"
+                  "gain：该划分使不纯度减少的量（增益，信息熵准则下即信息增益 g(D,A)）；"
+                  "g(t)：代价复杂度剪枝中该结点的 (R(t) − R(T_t)) / (|T_t| − 1)"
+                  + ("；priority：等待划分的叶结点被划分后能带来的改进量（最优优先生长"
+                     "先划分最大的）。" if best_first else "。")))
     if info.get("path"):
-        st.caption("Reddish-purple double outline and thick edges: the path of the sample "
-                   "chosen in the Prediction tab (w = the share of it that takes a branch "
-                   "under C4.5's rule for missing values).")
+        st.caption(tr("Reddish-purple double outline and thick edges: the path of the sample "
+                      "chosen in the Prediction tab (w = the share of it that takes a branch "
+                      "under C4.5's rule for missing values).",
+                      "紫红色双边框和粗边：在“预测”标签页中选定的样本经过的路径（w：在 C4.5 "
+                      "的缺失值规则下，样本进入该分支的权重）。"))
     if info["depth_cut"] is not None:
-        st.warning(f"This tree has {tree.node_count:,} nodes; only the first "
-                   f"{info['depth_cut']} levels are drawn (deeper nodes are grey “(...)” "
-                   "boxes). Limit max_depth or max_leaf_nodes to see all of it.")
+        st.warning(tr(f"This tree has {tree.node_count:,} nodes; only the first "
+                      f"{info['depth_cut']} levels are drawn (deeper nodes are grey “(...)” "
+                      "boxes). Limit max_depth or max_leaf_nodes to see all of it.",
+                      f"这棵树有 {tree.node_count:,} 个结点，只画出了前 {info['depth_cut']} "
+                      "层（更深的结点显示为灰色的“(...)”方框）。限制 max_depth 或 "
+                      "max_leaf_nodes 可以看到整棵树。"))
 
     if first_run:
-        st.caption("Loading the node inspector…")
+        st.caption(tr("Loading the node inspector…", "正在加载结点检查器…"))
         return
-    inspector, predict, importance, regions, accuracy, export = st.tabs(
-        ["Node inspector", "Prediction", "Importances", "Decision regions",
-         "Accuracy" if hasattr(model, "classes_") else "R²", "Export"],
-        key="panel", on_change="rerun")
+    labels = [label[lang() == "zh"] for label in panels()]
+    if state.get("panel") not in labels:  # a tab opened in the other language
+        for label in panels():
+            if state.get("panel") in label:
+                state["panel"] = label[lang() == "zh"]
+    inspector, predict, importance, regions, accuracy, export = st.tabs(labels, key="panel", on_change="rerun")
     if inspector.open is not False:
         with inspector:
             node_inspector(tree, step)
@@ -161,6 +183,27 @@ def stepper():
             export_panel(model, step, title=table.title)
 
 
+def panels():
+    """The tabs' labels, (English, Chinese)."""
+    score = ("Accuracy", "准确率") if hasattr(model, "classes_") else ("R²", "R²")
+    return [("Node inspector", "结点检查"), ("Prediction", "预测"), ("Importances", "特征重要性"),
+            ("Decision regions", "决策区域"), score, ("Export", "导出")]
+
+
+def reason_text(reason):
+    """Why a leaf stops (the engine's stop reason), in the interface language."""
+    return STOP_REASONS_ZH.get(reason, reason) if lang() == "zh" else reason
+
+
+def gain_word():
+    """What the step's gain is called: gain ratio, or (information) gain."""
+    if fit.criterion == "gain_ratio":
+        return tr("gain ratio", "信息增益比")
+    if fit.criterion in ("entropy", "log_loss"):
+        return tr("gain", "信息增益")
+    return tr("gain", "增益")
+
+
 def url_step():
     """The step named in the URL (?step=k), within range; 0 when absent."""
     try:
@@ -175,32 +218,41 @@ def split_phrase(s):
     if s.kind == "numeric":
         return f"{name} ≤ {s.threshold:.4g}"
     if s.kind == "subset":
-        return f"{name} ∈ {md(viz.short(s.branches[0], 60))} or not"
-    return f"{name}, one branch per value ({md(viz.short(', '.join(s.branches), 80))})"
+        group = md(viz.short(s.branches[0], 60))
+        return tr(f"{name} ∈ {group} or not", f"{name} 是否 ∈ {group}")
+    values = md(viz.short(', '.join(s.branches), 80))
+    return tr(f"{name}, one branch per value ({values})", f"{name}，每个取值一个分支（{values}）")
 
 
 def branch_sizes(s):
     if len(s.children) == 2 and s.kind == "numeric":
-        return f"{s.n_left:,} rows left, {s.n_right:,} right"
-    return "rows per branch: " + ", ".join(f"{n:,}" for n in s.n_children_samples)
+        return tr(f"{s.n_left:,} rows left, {s.n_right:,} right",
+                  f"左侧 {s.n_left:,} 个样本，右侧 {s.n_right:,} 个")
+    sizes = ", ".join(f"{n:,}" for n in s.n_children_samples)
+    return tr(f"rows per branch: {sizes}", f"各分支样本数：{sizes}")
 
 
 def narrate(step, info):
     """One sentence on what this step did."""
     if n_steps == 0:
-        reason = model.tree_.stop_reason[0] or "no split"
-        st.info(f"The root cannot be split ({md(reason)}): the tree is a single leaf.")
+        reason = md(reason_text(model.tree_.stop_reason[0] or "no split"))
+        st.info(tr(f"The root cannot be split ({reason}): the tree is a single leaf.",
+                   f"根结点无法划分（{reason}）：决策树只有一个叶结点。"))
         return
     if step == 0:
         s = model.steps_[0]
-        st.markdown(f"**Step 0 of {n_steps}:** the root holds all {s.n_node_samples:,} "
-                    f"training rows. Next, node #{s.node} is split on {split_phrase(s)}.")
+        st.markdown(tr(f"**Step 0 of {n_steps}:** the root holds all {s.n_node_samples:,} "
+                       f"training rows. Next, node #{s.node} is split on {split_phrase(s)}.",
+                       f"**第 0 步（共 {n_steps} 步）：** 根结点包含全部 {s.n_node_samples:,} "
+                       f"个训练样本。下一步，结点 #{s.node} 将按 {split_phrase(s)} 划分。"))
         return
     s = model.steps_[step - 1]
-    value = f"gain ratio {s.gain_ratio:.3f}" if fit.criterion == "gain_ratio" \
-        else f"gain {s.gain:.3f}"
-    st.markdown(f"**Step {step} of {n_steps}:** node #{s.node} was split on "
-                f"{split_phrase(s)} ({branch_sizes(s)}; {value}).")
+    number = s.gain_ratio if fit.criterion == "gain_ratio" else s.gain
+    value = f"{gain_word()} {number:.3f}"
+    st.markdown(tr(f"**Step {step} of {n_steps}:** node #{s.node} was split on "
+                   f"{split_phrase(s)} ({branch_sizes(s)}; {value}).",
+                   f"**第 {step} 步（共 {n_steps} 步）：** 结点 #{s.node} 按 "
+                   f"{split_phrase(s)} 划分（{branch_sizes(s)}；{value}）。"))
 
 
 # -- node inspector ---------------------------------------------------------------
@@ -233,20 +285,22 @@ def node_inspector(tree, step):
     left, right = st.columns([1, 2], gap="large")
     with left:
         state["inspect_select"] = shown
-        st.selectbox("Node", ids, key="inspect_select", on_change=pick_from_list,
-                     format_func=lambda v: node_title(tree, ids.index(v)))
+        titles = [node_title(tree, i) for i in range(len(ids))]
+        st.selectbox(tr("Node", "结点"), ids, key="inspect_select", on_change=pick_from_list,
+                     format_func=dict(zip(ids, titles)).get)
         if node is not None:
-            st.button("Follow the steps", key="follow",
+            st.button(tr("Follow the steps", "跟随步骤"), key="follow",
                       on_click=lambda: state.update(inspect=None))
         else:
-            st.caption("Following the steps: showing the node split last. Pick a node "
-                       "here or on the map.")
+            st.caption(tr("Following the steps: showing the node split last. Pick a node "
+                          "here or on the map.",
+                          "正在跟随步骤：显示最近一次划分的结点。可在这里或树图上选择结点。"))
         # drawn only when opened, so that stepping stays quick
-        node_map = st.expander("Map of the tree: click a node", key="node_map",
-                               on_change="rerun", expanded=False)
+        node_map = st.expander(tr("Map of the tree: click a node", "树图：点击结点"),
+                               key="node_map", on_change="rerun", expanded=False)
         if node_map.open:
             with node_map:
-                st.plotly_chart(viz.tree_figure(tree, model, selected=shown),
+                st.plotly_chart(viz.tree_figure(tree, model, selected=shown, lang=lang()),
                                 key="inspect_plot", on_select=pick_from_plot,
                                 selection_mode="points", config={"displayModeBar": False})
     with right:
@@ -262,31 +316,40 @@ def node_title(tree, i):
         name = viz.short(model.feature_names_in_[tree.feature[i]], 40)
         s = fit.step_of_node.get(nid)
         if s is not None and s.kind != "numeric":
-            return f"#{nid}: {name} ({len(kids)} branches)"
-        return f"#{nid}: {name} ≤ {tree.threshold[i]:.4g}"
-    return f"#{nid}: leaf, {tree.n_node_samples[i]:,} rows"
+            return tr(f"#{nid}: {name} ({len(kids)} branches)",
+                      f"#{nid}：{name}（{len(kids)} 个分支）")
+        return tr(f"#{nid}: {name} ≤ {tree.threshold[i]:.4g}",
+                  f"#{nid}：{name} ≤ {tree.threshold[i]:.4g}")
+    return tr(f"#{nid}: leaf, {tree.n_node_samples[i]:,} rows",
+              f"#{nid}：叶结点，{tree.n_node_samples[i]:,} 个样本")
 
 
 def node_details(tree, i, nid, step):
     full = model.tree_
     s = fit.step_of_node.get(nid)
     n = int(tree.n_node_samples[i])
-    st.subheader(f"Node #{nid}: depth {int(tree.depth[i])}, {n:,} rows")
+    depth = int(tree.depth[i])
+    st.subheader(tr(f"Node #{nid}: depth {depth}, {n:,} rows",
+                    f"结点 #{nid}：深度 {depth}，{n:,} 个样本"))
     if s is not None and s.index < step:
-        st.markdown(f"Split in step {s.index + 1} on {split_phrase(s)}.")
+        st.markdown(tr(f"Split in step {s.index + 1} on {split_phrase(s)}.",
+                       f"在第 {s.index + 1} 步按 {split_phrase(s)} 划分。"))
     elif s is not None:
-        st.markdown(f"A leaf for now: step {s.index + 1} will split it on "
-                    f"{split_phrase(s)}. The numbers below are that step's.")
+        st.markdown(tr(f"A leaf for now: step {s.index + 1} will split it on "
+                       f"{split_phrase(s)}. The numbers below are that step's.",
+                       f"目前是叶结点：第 {s.index + 1} 步将按 {split_phrase(s)} 划分它。"
+                       "下面的数值是那一步的。"))
     else:
-        reason = full.stop_reason[nid] or "leaf"
-        st.markdown(f"A leaf of the final tree (it stops because of: {md(reason)}).")
+        reason = md(reason_text(full.stop_reason[nid] or "leaf"))
+        st.markdown(tr(f"A leaf of the final tree (it stops because of: {reason}).",
+                       f"最终决策树的叶结点（停止划分的原因：{reason}）。"))
 
     crit = fit.criterion
     classifier = hasattr(model, "classes_")
     st.latex(explain.impurity_definition(crit))
     if classifier:
-        st.latex(explain.impurity_latex(crit, explain.class_counts(tree, i),
-                                        value=tree.impurity[i]))
+        st.latex(latex_words(explain.impurity_latex(crit, explain.class_counts(tree, i),
+                                                    value=tree.impurity[i])))
     else:
         st.latex(explain.regression_latex(crit, tree.weighted_n_node_samples[i],
                                           tree.value[i, 0, 0], tree.impurity[i]))
@@ -298,22 +361,41 @@ def node_details(tree, i, nid, step):
     st.latex(explain.branches_gain_latex(crit, w[s.node], child_w, s.impurity,
                                          s.children_impurity, s.gain, known))
     if known < 1.0:
-        st.caption(f"C4.5's rule for missing values: ρ = {known:.3f} of this node's weight "
-                   "has a known value of the feature; the gain is computed on those rows "
-                   "(D̃) and multiplied by ρ.")
+        st.caption(tr(f"C4.5's rule for missing values: ρ = {known:.3f} of this node's "
+                      "weight has a known value of the feature; the gain is computed on those "
+                      "rows (D̃) and multiplied by ρ.",
+                      f"C4.5 的缺失值处理：该结点的权重中有 ρ = {known:.3f} 在此特征上取值"
+                      "已知；信息增益在这些样本（D̃）上计算，再乘以 ρ。"))
     elif s.kind == "numeric":
-        st.caption("D₁: the rows with the split feature ≤ the threshold (left); D₂: the "
-                   "rest (right).")
+        st.caption(tr("D₁: the rows with the split feature ≤ the threshold (left); D₂: the "
+                      "rest (right).",
+                      "D₁：划分特征 ≤ 阈值的样本（左子结点）；D₂：其余样本（右子结点）。"))
     else:
-        st.caption("D_v: the rows in branch v (" + md(", ".join(
-            f"{v + 1} = {viz.short(b, 30)}" for v, b in enumerate(s.branches[:8])))
-            + ("…" if len(s.branches) > 8 else "") + ").")
+        branches = md(", ".join(f"{v + 1} = {viz.short(b, 30)}"
+                                for v, b in enumerate(s.branches[:8])))
+        branches += "…" if len(s.branches) > 8 else ""
+        st.caption(tr(f"D_v: the rows in branch v ({branches}).",
+                      f"D_v：第 v 个分支中的样本（{branches}）。"))
     if crit == "gain_ratio":
         for line in explain.branches_split_info_latex(w[s.node], child_w, s.split_info,
                                                       s.gain, s.gain_ratio):
             st.latex(line)
-    st.latex(explain.improvement_latex(w[s.node], w[0], s.gain, s.improvement))
+    st.latex(latex_words(explain.improvement_latex(w[s.node], w[0], s.gain,
+                                                   s.improvement)))
     return s
+
+
+#: The words inside dtree.explain's formulas, in Chinese.
+LATEX_ZH = {r"\text{improvement}": r"\text{改进量}",
+            r"\text{a pure node}": r"\text{纯结点}"}
+
+
+def latex_words(latex):
+    """A formula with its few words in the interface language."""
+    if lang() == "zh":
+        for en, zh in LATEX_ZH.items():
+            latex = latex.replace(en, zh)
+    return latex
 
 
 def known_fraction(s):
@@ -323,6 +405,9 @@ def known_fraction(s):
         return 1.0
     chosen = s.candidates[s.candidates["chosen"]]
     return 1.0 - float(chosen["missing_fraction"].iloc[0]) if len(chosen) else 1.0
+
+
+ENTROPIES = ("entropy", "log_loss")
 
 
 def candidate_table(cand, markdown=True):
@@ -339,29 +424,32 @@ def candidate_table(cand, markdown=True):
         return text(row.children, 60)
     multi = cand["children_samples"].map(len).max() > 2 if len(cand) else False
     table = {
-        "chosen": ["✔" if c else "" for c in cand["chosen"]],
-        "feature": [text(f, 48) for f in cand["feature"]],
-        "split": [split(r) for r in cand.itertuples()],
-        "gain": [fmt(v, ".4f") for v in cand["gain"]],
-        "gain ratio": [fmt(v, ".4f") for v in cand["gain_ratio"]],
+        tr("chosen", "选中"): ["✔" if c else "" for c in cand["chosen"]],
+        tr("feature", "特征"): [text(f, 48) for f in cand["feature"]],
+        tr("split", "划分"): [split(r) for r in cand.itertuples()],
+        tr("gain", "信息增益" if fit.criterion in ENTROPIES else "增益"):
+            [fmt(v, ".4f") for v in cand["gain"]],
+        tr("gain ratio", "信息增益比"): [fmt(v, ".4f") for v in cand["gain_ratio"]],
     }
     if multi:
-        table["impurity per branch"] = [" | ".join(fmt(v, ".3f") for v in imps)
-                                        for imps in cand["children_impurity"]]
-        table["rows per branch"] = [" | ".join(str(n) for n in sizes)
-                                    for sizes in cand["children_samples"]]
+        table[tr("impurity per branch", "各分支不纯度")] = [
+            " | ".join(fmt(v, ".3f") for v in imps) for imps in cand["children_impurity"]]
+        table[tr("rows per branch", "各分支样本数")] = [
+            " | ".join(str(n) for n in sizes) for sizes in cand["children_samples"]]
     else:
-        table["impurity left"] = [fmt(v, ".4f") for v in cand["impurity_left"]]
-        table["impurity right"] = [fmt(v, ".4f") for v in cand["impurity_right"]]
-        table["rows left"] = [fmt(v, ".0f") for v in cand["n_left"]]
-        table["rows right"] = [fmt(v, ".0f") for v in cand["n_right"]]
+        table[tr("impurity left", "左侧不纯度")] = [fmt(v, ".4f") for v in cand["impurity_left"]]
+        table[tr("impurity right", "右侧不纯度")] = [fmt(v, ".4f")
+                                                  for v in cand["impurity_right"]]
+        table[tr("rows left", "左侧样本数")] = [fmt(v, ".0f") for v in cand["n_left"]]
+        table[tr("rows right", "右侧样本数")] = [fmt(v, ".0f") for v in cand["n_right"]]
     if (cand["missing_fraction"] > 0).any():
-        table["missing"] = [fmt(v, ".1%") for v in cand["missing_fraction"]]
+        table[tr("missing", "缺失比例")] = [fmt(v, ".1%") for v in cand["missing_fraction"]]
     return pd.DataFrame(table)
 
 
 def candidates_and_curve(s, nid):
-    st.markdown("**Every feature's best split at this node** (the chosen one first)")
+    st.markdown(tr("**Every feature's best split at this node** (the chosen one first)",
+                   "**该结点上每个特征的最佳划分**（选中的排在最前）"))
     cand = s.candidates
     if cand is not None and len(cand) <= 30:
         st.table(candidate_table(cand), hide_index=True)
@@ -369,8 +457,8 @@ def candidates_and_curve(s, nid):
         st.dataframe(candidate_table(cand, markdown=False), hide_index=True, height=420)
     # drawn only when opened (the open state is remembered), so that stepping
     # stays quick
-    chart = st.expander("Gain of every split of one feature", key="gain_chart",
-                        on_change="rerun", expanded=False)
+    chart = st.expander(tr("Gain of every split of one feature", "某个特征每个候选划分的增益"),
+                        key="gain_chart", on_change="rerun", expanded=False)
     if chart.open:
         with chart:
             gain_chart(s, nid)
@@ -378,7 +466,8 @@ def candidates_and_curve(s, nid):
 
 def gain_chart(s, nid):
     names = list(model.feature_names_in_)
-    choice = st.selectbox("Gain curve of feature", range(len(names)), index=s.feature,
+    choice = st.selectbox(tr("Gain curve of feature", "查看增益的特征"), range(len(names)),
+                          index=s.feature,
                           key=f"curve_feature_{nid}",
                           format_func=lambda f: viz.short(names[f], 60))
     rows, weights = explain.node_rows(model.tree_, fit.routes_train, nid)
@@ -395,37 +484,49 @@ def gain_chart(s, nid):
                                         min_samples_leaf=model.min_samples_leaf
                                         if isinstance(model.min_samples_leaf, int) else 1)
         if curve.empty:
-            st.info("This feature has a single value at this node: no threshold splits it.")
+            st.info(tr("This feature has a single value at this node: no threshold "
+                       "splits it.", "该特征在此结点只有一个取值：没有阈值能划分它。"))
             return
         if missing and getattr(model, "missing_", None) == "c4.5":
             rho = weights[known].sum() / weights.sum()
             curve["gain"] *= rho  # C4.5: gain on the known rows, times rho
             curve["gain_ratio"] = np.nan  # its split information counts the missing
-        value, label = ("gain_ratio", "gain ratio") if crit == "gain_ratio" and \
-            not curve["gain_ratio"].isna().all() else ("gain", "gain")
+        ratio = crit == "gain_ratio" and not curve["gain_ratio"].isna().all()
+        value = "gain_ratio" if ratio else "gain"
+        label = tr("gain ratio", "信息增益比") if ratio else \
+            tr("gain", "信息增益" if crit in ENTROPIES else "增益")
         chosen = s.threshold if choice == s.feature else None
-        st.plotly_chart(viz.gain_curve_figure(curve, names[choice], chosen, value, label),
+        st.plotly_chart(viz.gain_curve_figure(curve, names[choice], chosen, value, label,
+                                              lang=lang()),
                         key=f"curve_{nid}")
     elif getattr(model, "multiway_", False):
         terms = explain.category_terms(values.to_numpy(dtype=object), codes, crit, n_classes,
                                        sample_weight=weights)
         st.plotly_chart(viz.category_terms_figure(terms, names[choice],
-                                                  viz.impurity_label(crit)),
+                                                  viz.impurity_label(crit, lang()),
+                                                  lang=lang()),
                         key=f"terms_{nid}")
-        st.caption("One bar per category (one branch each): the branch's share of the "
-                   "rows times its impurity. Their sum is the conditional impurity; the "
-                   "gain is the node's impurity minus that sum.")
+        st.caption(tr("One bar per category (one branch each): the branch's share of the "
+                      "rows times its impurity. Their sum is the conditional impurity; the "
+                      "gain is the node's impurity minus that sum.",
+                      "每个类别一根柱（各为一个分支）：该分支的样本占比乘以它的不纯度。各柱之和"
+                      "是条件不纯度（以信息熵为准则时即条件熵 H(D|A)）；增益是结点的不纯度减去"
+                      "这个和（信息增益 g(D,A) = H(D) − H(D|A)）。"))
     else:
         labels = values.to_numpy(dtype=object)[known]
         bars = explain.category_gains(labels, codes[known], crit, n_classes,
                                       sample_weight=weights[known])
-        st.plotly_chart(viz.category_figure(bars, names[choice]), key=f"bars_{nid}")
-        st.caption("One bar per category: the gain of the split “this category against all "
-                   "the others” at this node (CART searches groups of categories; these "
-                   "are the single-category groups).")
+        st.plotly_chart(viz.category_figure(bars, names[choice], lang=lang()),
+                        key=f"bars_{nid}")
+        st.caption(tr("One bar per category: the gain of the split “this category against "
+                      "all the others” at this node (CART searches groups of categories; "
+                      "these are the single-category groups).",
+                      "每个类别一根柱：在该结点按“此类别 vs 其余所有类别”划分的增益（CART "
+                      "搜索的是类别的分组；这里画的是只含一个类别的分组）。"))
     if missing:
-        st.caption(f"{missing} row(s) at this node have no value of this feature; they are "
-                   "left out of this chart.")
+        st.caption(tr(f"{missing} row(s) at this node have no value of this feature; they "
+                      "are left out of this chart.",
+                      f"该结点有 {missing} 个样本缺少此特征的取值，图中没有包含它们。"))
 
 
 # -- decision regions ---------------------------------------------------------------
@@ -433,31 +534,36 @@ def decision_regions(tree, step):
     names = list(model.feature_names_in_)
     numeric = [f for f in range(len(names)) if not model.is_categorical_[f]]
     if len(numeric) < 2:
-        st.info("Decision regions need two numeric features.")
+        st.info(tr("Decision regions need two numeric features.",
+                   "画决策区域需要至少两个数值特征。"))
         return
     order = sorted(numeric, key=lambda f: -model.feature_importances_[f])
     a, b = st.columns(2)
-    fx = a.selectbox("Horizontal axis", numeric, index=numeric.index(order[0]), key="fx",
+    fx = a.selectbox(tr("Horizontal axis", "横轴"), numeric, index=numeric.index(order[0]), key="fx",
                      format_func=lambda f: viz.short(names[f], 60))
     rest = [f for f in numeric if f != fx]
-    fy = b.selectbox("Vertical axis", rest,
+    fy = b.selectbox(tr("Vertical axis", "纵轴"), rest,
                      index=rest.index(next(f for f in order if f != fx)), key="fy",
                      format_func=lambda f: viz.short(names[f], 60))
     X = fit.X_train_encoded
     point = typical_row(X)
     both = ~np.isnan(X[:, fx]) & ~np.isnan(X[:, fy])
     st.plotly_chart(viz.regions_figure(tree, model, fx, fy, point, X[both],
-                                       prep.y_train[both]), key="regions")
+                                       prep.y_train[both], lang=lang()), key="regions")
     used = {int(f) for f in tree.feature[~tree.is_leaf()]} - {fx, fy}
     if used:
-        others = ", ".join(viz.short(names[f], 30) for f in sorted(used))
-        st.caption(f"The tree also splits on {md(others)}: the plane shown is the slice "
-                   "where every other feature is at its training median (numeric) or its "
-                   "most common value (categorical), so the rectangles are exactly the "
-                   "leaves met there. Points are the training rows.")
+        others = md(", ".join(viz.short(names[f], 30) for f in sorted(used)))
+        st.caption(tr(f"The tree also splits on {others}: the plane shown is the slice "
+                      "where every other feature is at its training median (numeric) or its "
+                      "most common value (categorical), so the rectangles are exactly the "
+                      "leaves met there. Points are the training rows.",
+                      f"决策树还在 {others} 上划分：图中的平面是其他特征都取训练集中位数"
+                      "（数值特征）或最常见取值（类别特征）时的截面，所以每个矩形正好是在该"
+                      "截面上到达的一个叶结点。点是训练样本。"))
     else:
-        st.caption("At this step the tree splits only on these two features: the "
-                   "rectangles are its leaves.")
+        st.caption(tr("At this step the tree splits only on these two features: the "
+                      "rectangles are its leaves.",
+                      "这一步的决策树只在这两个特征上划分：每个矩形就是一个叶结点。"))
 
 
 def typical_row(X):
@@ -479,12 +585,13 @@ def typical_row(X):
 # -- scores -------------------------------------------------------------------------
 def score_panel(step):
     train, test = fit.scores
-    metric = "accuracy" if hasattr(model, "classes_") else "R²"
-    st.plotly_chart(viz.score_figure(train, test, step, metric), key="scores")
-    text = f"At step {step}: train {metric} {train[step]:.3f}"
+    metric = tr("accuracy", "准确率") if hasattr(model, "classes_") else "R²"
+    st.plotly_chart(viz.score_figure(train, test, step, metric, lang=lang()), key="scores")
+    text = tr(f"At step {step}: train {metric} {train[step]:.3f}",
+              f"第 {step} 步：训练集{metric} {train[step]:.3f}")
     if len(prep.y_test):
-        text += f", test {metric} {test[step]:.3f}"
-    st.markdown(text + ".")
+        text += tr(f", test {metric} {test[step]:.3f}", f"，测试集{metric} {test[step]:.3f}")
+    st.markdown(text + tr(".", "。"))
 
 
 def tree_direction():
