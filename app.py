@@ -36,5 +36,7 @@ pages = [
             url_path="data"),
     st.Page("pages/grow.py", title=tr("Grow", "生长"), icon=":material/account_tree:",
             default=True),
+    st.Page("pages/learn.py", title=tr("Learn", "原理"), icon=":material/school:",
+            url_path="learn"),
 ]
 st.navigation(pages).run()
