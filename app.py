@@ -76,6 +76,8 @@ pages = [
             default=True),
     st.Page("pages/prune.py", title=tr("Prune", "剪枝"), icon=":material/content_cut:",
             url_path="prune"),
+    st.Page("pages/learn.py", title=tr("Learn", "原理"), icon=":material/school:",
+            url_path="learn"),
 ]
 # a page opened before the frame ran (see pages.shared.require_frame)
 wanted = st.session_state.pop("_wanted", None)
