@@ -36,5 +36,7 @@ pages = [
             url_path="data"),
     st.Page("pages/grow.py", title=tr("Grow", "生长"), icon=":material/account_tree:",
             default=True),
+    st.Page("pages/compare.py", title=tr("Compare", "比较"), icon=":material/compare:",
+            url_path="compare"),
 ]
 st.navigation(pages).run()
