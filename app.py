@@ -8,7 +8,8 @@ Run it with ``make run`` (or ``streamlit run app.py``).
 
 import streamlit as st
 
-from pages.shared import LANGUAGES, current_table, tr
+from pages.shared import (LANGUAGES, current_table, presenting, restore_view_from_url, tr,
+                          write_view_to_url)
 
 st.set_page_config(page_title="dtree: watch a decision tree learn", page_icon="🌳",
                    layout="wide", initial_sidebar_state="expanded")
@@ -23,13 +24,47 @@ st.html("""<style>
 [data-testid='stGraphVizChart'] svg { display: inline-block; }
 </style>""")
 
+restore_view_from_url()  # a prepared link: its dataset, parameters and view
 current_table()  # a built-in dataset is loaded before any page runs
 st.session_state["_framed"] = True  # see pages.shared.require_frame
 
+# The language lives in the URL (?lang=zh) and in st.session_state["lang"];
+# synced by hand so that a hand-written link with ?lang=zh or ?lang=en works.
+state = st.session_state
+if state.get("lang") not in LANGUAGES:
+    asked = st.query_params.get("lang")
+    state["lang"] = asked if asked in LANGUAGES else "en"
+
+
+def _pick_language():
+    state["lang"] = state.get("lang_pick") or state["lang"]
+
+
+state["lang_pick"] = state["lang"]
 with st.sidebar:
-    st.segmented_control("Language / 语言", list(LANGUAGES), default="en", key="lang",
-                         format_func=LANGUAGES.get, bind="query-params",
-                         persist_state="session", required=True)
+    st.segmented_control("Language / 语言", list(LANGUAGES), key="lang_pick",
+                         format_func=LANGUAGES.get, on_change=_pick_language)
+st.query_params["lang"] = state["lang"]
+top = st.container(horizontal=True, horizontal_alignment="right")
+top.toggle(tr("Presenter mode", "演示模式"), key="present", bind="query-params",
+           persist_state="session",
+           help=tr("Large type, no sidebar and a bigger tree, for a projector. Keys on the "
+                   "Grow page: → next step, ← previous step, P play/pause, Home reset, "
+                   "End grow all.",
+                   "大字号、隐藏侧边栏、放大决策树，适合投影。生长页快捷键：→ 下一步，"
+                   "← 上一步，P 播放/暂停，Home 重置，End 全部生长。"))
+
+# Presenter mode (?present=true): larger type, no sidebar, a bigger tree.
+# Constant CSS again; the toggle itself sits at the top of every page.
+if presenting():
+    st.html("""<style>
+html { font-size: 24px; }
+[data-testid='stSidebar'], [data-testid='stSidebarCollapsedControl'],
+[data-testid='stExpandSidebarButton'] { display: none !important; }
+[data-testid='stMainBlockContainer'] { max-width: 100%; }
+[data-testid='stPlotlyChart'] .gtitle, [data-testid='stPlotlyChart'] .xtitle,
+[data-testid='stPlotlyChart'] .ytitle { font-size: 26px !important; }
+</style>""")
 
 pages = [
     st.Page("pages/data.py", title=tr("Data", "数据"), icon=":material/table:",
@@ -39,4 +74,7 @@ pages = [
     st.Page("pages/compare.py", title=tr("Compare", "比较"), icon=":material/compare:",
             url_path="compare"),
 ]
-st.navigation(pages).run()
+try:
+    st.navigation(pages).run()
+finally:  # also when a page stops early (st.stop) on a message
+    write_view_to_url()

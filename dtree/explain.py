@@ -23,6 +23,7 @@ SYMBOL = {
     "gain_ratio": "H",
     "gini": r"\mathrm{Gini}",
     "misclassification": r"\mathrm{Err}",
+    "taylor2": r"T_2",
     "squared_error": r"\mathrm{MSE}",
     "friedman_mse": r"\mathrm{MSE}",
     "absolute_error": r"\mathrm{MAE}",
@@ -97,6 +98,13 @@ def impurity_latex(criterion: str, counts, value=None, name="D") -> str:
     elif criterion == "misclassification":
         terms = [_frac(c, total) for c in nonzero]
         body = r"1 - \max\left(" + ", ".join(_abbreviate(terms)) + r"\right)"
+    elif criterion == "taylor2":
+        terms = []
+        for c in nonzero:
+            rest = _frac(total - c, total)
+            terms.append(rf"{_frac(c, total)}\left[{rest} + \tfrac12\left({rest}\right)^2"
+                         r"\right]")
+        body = " + ".join(_abbreviate(terms))
     else:
         raise ValueError(f"not a classification criterion: {criterion!r}")
     if len(nonzero) == 1:
@@ -111,6 +119,8 @@ def impurity_definition(criterion: str) -> str:
         "entropy": r"H(D) = -\sum_{k} p_k \log_2 p_k,\quad p_k = \frac{|C_k|}{|D|}",
         "gini": r"\mathrm{Gini}(D) = 1 - \sum_{k} p_k^2,\quad p_k = \frac{|C_k|}{|D|}",
         "misclassification": r"\mathrm{Err}(D) = 1 - \max_k p_k",
+        "taylor2": r"T_2(D) = \sum_{k} p_k\left[(1-p_k) + \tfrac12(1-p_k)^2\right]"
+                   r"\quad(-\ln p \approx (1-p) + \tfrac12(1-p)^2)",
         "squared_error": r"\mathrm{MSE}(D) = \frac{1}{|D|}\sum_{i\in D}(y_i-\bar y)^2",
         "absolute_error": r"\mathrm{MAE}(D) = \frac{1}{|D|}\sum_{i\in D}|y_i-"
                           r"\operatorname{median}(y)|",
@@ -142,19 +152,49 @@ def regression_latex(criterion: str, n, mean, value, name="D") -> str:
 def gain_latex(criterion: str, w, w_left, w_right, impurity, impurity_left,
                impurity_right, gain) -> str:
     """``gain = I(D) - W1/W I(D1) - W2/W I(D2) = ... = gain``, on two lines."""
+    return branches_gain_latex(criterion, w, [w_left, w_right], impurity,
+                               [impurity_left, impurity_right], gain)
+
+
+def branches_gain_latex(criterion: str, w, child_weights, impurity, child_impurities,
+                        gain, known_fraction=1.0) -> str:
+    """The gain of a split into any number of branches, with the numbers:
+    ``g = I(D) - sum_v |D_v|/|D| I(D_v)``.
+
+    With C4.5's missing-value rule (``known_fraction`` rho < 1) the engine's
+    gain is rho times the gain on the rows whose value is known; the second
+    line then shows that product instead of the children (whose numbers are
+    computed on fractional rows)."""
     sym = SYMBOL[criterion]
-    name = "g(D, A)" if criterion in ("entropy", "log_loss", "gain_ratio") else r"\Delta"
-    return (rf"\begin{{aligned}} {name} &= {sym}(D) - \frac{{|D_1|}}{{|D|}}{sym}(D_1) - "
-            rf"\frac{{|D_2|}}{{|D|}}{sym}(D_2) \\ &= {num(impurity)} - "
-            rf"{_frac(w_left, w)}\cdot {num(impurity_left)} - "
-            rf"{_frac(w_right, w)}\cdot {num(impurity_right)} = {num(gain)}"
-            r"\end{aligned}")
+    entropy = criterion in ("entropy", "log_loss", "gain_ratio")
+    name = "g(D, A)" if entropy else r"\Delta"
+    k = len(child_weights)
+    general = (rf"{sym}(D) - \sum_{{v=1}}^{{{k}}} \frac{{|D_v|}}{{|D|}}{sym}(D_v)"
+               if k > 2 else
+               rf"{sym}(D) - \frac{{|D_1|}}{{|D|}}{sym}(D_1) - "
+               rf"\frac{{|D_2|}}{{|D|}}{sym}(D_2)")
+    if known_fraction < 1.0:
+        inner = gain / known_fraction if known_fraction > 0 else 0.0
+        return (rf"\begin{{aligned}} {name} &= \rho\cdot\left[{general}\right]_{{\tilde D}}"
+                rf" \\ &= {num(known_fraction)} \cdot {num(inner)} = {num(gain)}"
+                r"\end{aligned}")
+    terms = [rf"{_frac(cw, w)}\cdot {num(ci)}" for cw, ci in
+             zip(child_weights, child_impurities)]
+    return (rf"\begin{{aligned}} {name} &= {general} \\ &= {num(impurity)} - "
+            + " - ".join(_abbreviate(terms)) + rf" = {num(gain)}" + r"\end{aligned}")
 
 
 def split_info_latex(w, w_left, w_right, split_info, gain, gain_ratio) -> tuple[str, str]:
     """C4.5's split information H_A(D) and gain ratio, with numbers."""
-    info = (rf"H_A(D) = -\left({_frac(w_left, w)}\log_2{_frac(w_left, w)} + "
-            rf"{_frac(w_right, w)}\log_2{_frac(w_right, w)}\right) = {num(split_info)}")
+    return branches_split_info_latex(w, [w_left, w_right], split_info, gain, gain_ratio)
+
+
+def branches_split_info_latex(w, child_weights, split_info, gain,
+                              gain_ratio) -> tuple[str, str]:
+    """Split information over any number of branches, and the gain ratio."""
+    terms = [rf"{_frac(cw, w)}\log_2{_frac(cw, w)}" for cw in child_weights if cw > 0]
+    info = (r"H_A(D) = -\left(" + " + ".join(_abbreviate(terms))
+            + rf"\right) = {num(split_info)}")
     ratio = (rf"g_R(D, A) = \frac{{g(D, A)}}{{H_A(D)}} = \frac{{{num(gain)}}}"
              rf"{{{num(split_info)}}} = {num(gain_ratio)}")
     return info, ratio
@@ -187,6 +227,50 @@ def leaves_under(tree, node) -> np.ndarray:
 def node_mask(tree, leaf_of_row, node) -> np.ndarray:
     """Rows (given the full tree's leaf of each) that pass through ``node``."""
     return np.isin(leaf_of_row, leaves_under(tree, node))
+
+
+def encode(model, X) -> np.ndarray:
+    """``X`` as the fitted ``model``'s tree reads it: float32, categories as
+    codes, NaN for missing values."""
+    return model._validate_X_predict(X)
+
+
+def node_rows(tree, routes, node):
+    """The rows that reach ``node`` and their weight there.
+
+    ``routes`` is ``tree.leaf_weights(X)`` ((row, leaf, weight) triples): a
+    row that C4.5's rule sends down several branches reaches a node with the
+    share of its weight that ends in the node's leaves (1 otherwise)."""
+    rows, leaves, weights = routes
+    under = np.isin(leaves, leaves_under(tree, node))
+    n = int(rows.max()) + 1 if len(rows) else 0
+    w = np.bincount(rows[under], weights=weights[under], minlength=n)
+    sel = np.flatnonzero(w > 0)
+    return sel, w[sel]
+
+
+def category_terms(labels, y, criterion, n_classes=0, sample_weight=None) -> pd.DataFrame:
+    """One row per category of a multiway split at a node: its rows, its
+    impurity and its term |D_v|/|D| I(D_v) of the conditional impurity.
+    Columns: category, n, weight, impurity, term.  Missing labels are left out."""
+    labels = np.asarray(labels, dtype=object)
+    w = np.ones(len(labels)) if sample_weight is None else np.asarray(sample_weight, float)
+    known = np.array([v is not None and v == v for v in labels], dtype=bool)
+    labels, w, y = labels[known], w[known], np.asarray(y)[known]
+    crit = make_criterion(criterion, n_classes, classification=bool(n_classes))
+    total = w.sum()
+    rows = []
+    for c in sorted(set(labels.tolist()), key=str):
+        inside = labels == c
+        if crit.needs_samples:
+            imp = float(sad_prefix(y[inside].astype(float), w[inside])[-1] / w[inside].sum())
+        else:
+            stats = _sample_stats(y[inside], w[inside], criterion, n_classes).sum(axis=1)
+            imp = float(crit.impurity(stats[:, None])[0])
+        weight = float(w[inside].sum())
+        rows.append({"category": c, "n": int(inside.sum()), "weight": weight,
+                     "impurity": imp, "term": weight / total * imp})
+    return pd.DataFrame(rows, columns=["category", "n", "weight", "impurity", "term"])
 
 
 def _sample_stats(y, w, criterion, n_classes):
@@ -304,7 +388,11 @@ def score_path(model, X, y) -> np.ndarray:
     if not len(y):
         return np.full(n_steps + 1, np.nan)
     tree = model.tree_
-    leaf = model.apply(X)
+    X_enc = encode(model, X)
+    if tree.distribute_missing and len(tree.leaf_weights(X_enc)[0]) > len(X_enc):
+        # C4.5 sends some rows down several branches: score each step's tree
+        return _score_each_step(model, X_enc, y)
+    leaf = tree.apply(X_enc)
     classifier = hasattr(model, "classes_")
     if classifier:
         target = class_codes(model.classes_, y)
@@ -349,6 +437,25 @@ def score_path(model, X, y) -> np.ndarray:
     return np.array(out)
 
 
+def _score_each_step(model, X_enc, y) -> np.ndarray:
+    """score_path the slow way: predict with every tree_at(k)."""
+    classifier = hasattr(model, "classes_")
+    if classifier:
+        target = class_codes(model.classes_, y)
+    else:
+        target = np.asarray(y, dtype=np.float64)
+        total = float(np.sum((target - target.mean()) ** 2))
+    out = []
+    for k in range(len(model.steps_) + 1):
+        value = model.tree_at(k).predict(X_enc)
+        if classifier:
+            out.append(float(np.mean(np.argmax(value, axis=1) == target)))
+        else:
+            sse = float(np.sum((target - value[:, 0]) ** 2))
+            out.append((1.0 if sse == 0 else 0.0) if total == 0 else 1.0 - sse / total)
+    return np.array(out)
+
+
 # ---------------------------------------------------------------------------
 # The partition of the plane
 # ---------------------------------------------------------------------------
@@ -373,18 +480,35 @@ def node_boxes(tree, n_features):
 
 
 def partition_2d(tree, fx, fy, point) -> pd.DataFrame:
-    """The leaves of ``tree`` met on the plane of features ``fx``, ``fy``
-    through ``point`` (the other features held at point's values), as
+    """The leaves of ``tree`` met on the plane of numeric features ``fx``,
+    ``fy`` through ``point`` (the other features held at point's values, in
+    the tree's encoding: category codes for categorical features), as
     rectangles x0 < x <= x1, y0 < y <= y1.  They tile the plane exactly.
     Columns: node (compact index), x0, x1, y0, y1."""
-    point = np.asarray(point, dtype=np.float32).astype(np.float64)
-    lo, hi = node_boxes(tree, len(point))
-    leaves = np.flatnonzero(tree.is_leaf())
-    others = [f for f in range(len(point)) if f not in (fx, fy)]
-    inside = np.ones(len(leaves), dtype=bool)
-    if others:
-        inside = np.all((lo[leaves][:, others] < point[others])
-                        & (point[others] <= hi[leaves][:, others]), axis=1)
-    leaves = leaves[inside]
-    return pd.DataFrame({"node": leaves, "x0": lo[leaves, fx], "x1": hi[leaves, fx],
-                         "y0": lo[leaves, fy], "y1": hi[leaves, fy]})
+    from ._tree import NUMERIC
+
+    point = np.asarray(point, dtype=np.float32)
+    row = point[None, :]
+    out = []
+    stack = [(0, -np.inf, np.inf, -np.inf, np.inf)]
+    while stack:
+        node, x0, x1, y0, y1 = stack.pop()
+        kids = tree.children_of(node)
+        if not kids:
+            out.append((node, x0, x1, y0, y1))
+            continue
+        f = int(tree.feature[node])
+        if int(tree.kind[node]) == NUMERIC and f in (fx, fy):
+            t = float(tree.threshold[node])
+            left, right = kids
+            if f == fx:
+                stack += [(right, max(x0, t), x1, y0, y1), (left, x0, min(x1, t), y0, y1)]
+            else:
+                stack += [(right, x0, x1, max(y0, t), y1), (left, x0, x1, y0, min(y1, t))]
+            continue
+        branch = int(tree._branch(row, np.array([0]), np.array([node]))[0])
+        if branch < 0:
+            branch = int(tree.missing_child[node])
+        stack.append((kids[branch], x0, x1, y0, y1))
+    out.sort()
+    return pd.DataFrame(out, columns=["node", "x0", "x1", "y0", "y1"])

@@ -34,7 +34,7 @@ import re
 
 import numpy as np
 
-__all__ = ["export_graphviz", "export_text"]
+__all__ = ["export_graphviz", "export_text", "node_fills"]
 
 _LEAF = -1
 
@@ -95,7 +95,8 @@ class _TreeView:
         if hasattr(est, "tree_"):
             tree = est.tree_
             owner = est
-        elif hasattr(est, "children_left"):
+        elif hasattr(est, "child_ptr") or hasattr(est, "children_left"):
+            # child_ptr first: a multiway tree raises on children_left
             tree = est
             owner = None
         else:
@@ -515,6 +516,25 @@ def _fill_colours(view, classifier, colours):
     a = (alpha * cap[index])[:, None]
     mixed = np.round(a * rgb[index] + (1.0 - a) * 255.0).astype(int).tolist()
     return [f"#{r:02x}{g:02x}{b:02x}" for r, g, b in mixed]
+
+
+def node_fills(est, *, classifier=None, palette=None) -> list:
+    """The "#rrggbb" fill of every node, as ``export_graphviz(filled=True)``
+    draws it (see :func:`_fill_colours`), for drawings made elsewhere.
+
+    ``classifier`` overrides the guess made from the estimator or tree (a
+    bare ``tree_at(k)`` tree with one class would be taken for a regressor).
+    """
+    view = _TreeView(est)
+    if classifier is None:
+        classifier = view.is_classifier()
+    colours = list(OKABE_ITO if palette is None else _names(palette, "palette"))
+    for c in colours:
+        if not isinstance(c, str) or not _HEX_COLOUR.fullmatch(c):
+            raise ValueError(f"palette colours must be '#rrggbb' strings; got {c!r}")
+    if not colours:
+        raise ValueError("palette must contain at least one colour")
+    return _fill_colours(view, bool(classifier), colours)
 
 
 def _check_colour(colour, what) -> str:

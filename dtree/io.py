@@ -63,6 +63,9 @@ class Builtin:
     file: str
     target: str
     description: str = ""
+    #: The test fraction to start with: 0 for the textbook tables, whose
+    #: printed numbers are computed on every row.
+    test_size: float = 0.25
 
 
 #: Title -> dataset.  Adding a dataset is one line here plus the file in data/.
@@ -71,7 +74,19 @@ BUILTIN = {
     "Wine": Builtin("wine.csv", "class", "178 wines, 13 chemical measurements, 3 cultivars"),
     "Penguins": Builtin("penguins.csv", "species",
                         "344 Palmer penguins: measurements, island, sex; some missing"),
-    "Cats (lecture example)": Builtin("cats.csv", "cat", "10 animals, 3 yes/no features"),
+    "Cats (lecture example)": Builtin("cats.csv", "cat", "10 animals, 3 yes/no features",
+                                      test_size=0.0),
+    "Loan applications (Li Hang)": Builtin(
+        "loan.csv", "类别", "李航《统计学习方法》表5.1: 15 applicants, 4 categorical features",
+        test_size=0.0),
+    "PlayTennis (Quinlan, Mitchell)": Builtin(
+        "playtennis.csv", "PlayTennis", "14 days, 4 weather features", test_size=0.0),
+    "Watermelon 2.0 (Zhou Zhihua)": Builtin(
+        "watermelon2.csv", "好瓜", "周志华《机器学习》表4.1: 17 melons, 6 features",
+        test_size=0.0),
+    "Watermelon 2.0α, missing values (Zhou Zhihua)": Builtin(
+        "watermelon2_alpha.csv", "好瓜", "周志华《机器学习》表4.4: table 4.1 with gaps",
+        test_size=0.0),
 }
 
 

@@ -1,19 +1,19 @@
 """From a table to a fit: column types, the task, the split, the estimator.
 
-This module is the ONE place that knows what the engine can take.  Today the
-estimators want a numeric matrix without missing values, so:
+This module is the ONE place that knows what the engine takes.  The engine
+reads categorical features as labels and keeps missing values, so:
 
-* a categorical feature is one-hot encoded (``colour = red`` is a 0/1
-  feature) when it has at most ``ONE_HOT_MAX`` categories, and ordinal
-  encoded (categories numbered in sorted order) above that;
-* rows with a missing or infinite value in a chosen column are left out;
-* the algorithm presets map to criteria (ID3 = entropy, C4.5 = gain ratio,
-  CART = Gini and the others), all with binary splits.
+* a categorical feature goes to the engine as its labels (text), named in
+  ``categorical_features``: ID3 and C4.5 split it one branch per category,
+  CART into two groups of categories;
+* a missing value stays missing (NaN): CART sends it to the better side of
+  each split, C4.5 splits the row across the branches by weight; ID3 has no
+  rule for it, so its fits leave such rows out (``Prepared.complete_rows``);
+* the algorithm presets are the engine's (``algorithm="id3" | "c4.5" |
+  "cart"``).
 
-Each of these is reported in ``Prepared.notes`` so the page can say it.  When
-the engine supports categorical features and missing values natively
-(``categorical_features=``, ``algorithm=``), switch ``NATIVE_CATEGORICAL`` /
-``NATIVE_MISSING`` and ``estimator_for`` here; the pages need not change.
+What was done to the data is reported in ``Prepared.notes`` so the page can
+say it.
 """
 
 from __future__ import annotations
@@ -27,9 +27,11 @@ import pandas as pd
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
 from .io import DataError
 
-NATIVE_CATEGORICAL = False
-NATIVE_MISSING = False
-ONE_HOT_MAX = 20
+#: A categorical feature with more categories than this is refused (the
+#: engine's own limit; a multiway split with that many branches shows nothing).
+MAX_CATEGORIES = 1000
+#: Above this many categories a note warns that ID3/C4.5 make one branch each.
+MANY_CATEGORIES = 30
 #: More classes than this cannot be shown (value lists, colours, formulas).
 MAX_CLASSES = 50
 #: An integer-valued numeric target with at most this many values is a class label.
@@ -40,6 +42,7 @@ CLASSIFICATION_CRITERIA = {
     "entropy": "Entropy (information gain)",
     "gain_ratio": "Gain ratio (C4.5)",
     "misclassification": "Misclassification rate",
+    "taylor2": "Taylor entropy (2nd order)",
 }
 REGRESSION_CRITERIA = {
     "squared_error": "Squared error (variance)",
@@ -58,17 +61,21 @@ class Preset:
 
 
 PRESETS = {
-    "CART": Preset(("gini", "entropy", "misclassification", "gain_ratio"),
-                   "CART: binary splits, Gini index by default (any criterion)."),
+    "CART": Preset(("gini", "entropy", "misclassification", "gain_ratio", "taylor2"),
+                   "CART: binary splits (a threshold, or two groups of categories), Gini "
+                   "index by default (any criterion). A missing value goes to the side "
+                   "that gives the larger gain."),
     "ID3": Preset(("entropy",),
-                  "ID3: information gain (entropy). Numeric features are split at "
-                  "thresholds; categorical ones are one-hot encoded, so each split is "
-                  "binary (“is red” or not) rather than one branch per category."),
+                  "ID3: information gain (entropy). A categorical feature gets one branch "
+                  "per category; numeric features are split at a threshold. ID3 has no "
+                  "rule for missing values: rows with one are left out."),
     "C4.5": Preset(("gain_ratio",),
-                   "C4.5: gain ratio = gain ÷ split information. Thresholds on numeric "
-                   "features are chosen by gain, features compared by gain ratio. "
-                   "Categorical features are one-hot encoded (binary splits)."),
+                   "C4.5: gain ratio = gain ÷ split information, among the splits with at "
+                   "least average gain. One branch per category; numeric thresholds. A "
+                   "row with a missing value is split across the branches by weight."),
 }
+#: The engine's ``algorithm=`` for each preset.
+ALGORITHM = {"CART": "cart", "ID3": "id3", "C4.5": "c4.5"}
 REGRESSION_PRESET = Preset(tuple(REGRESSION_CRITERIA), "CART regression tree.")
 
 
@@ -128,6 +135,30 @@ def infer_task(target: pd.Series) -> str:
     return "regression"
 
 
+def identifier_columns(frame: pd.DataFrame, min_rows: int = 10) -> list:
+    """Columns that look like row identifiers: a different value in every row,
+    either text (``D1``, ``D2``…) or the whole numbers 1..n (or 0..n-1) in
+    some order.  A tree would split on them perfectly and learn nothing, so
+    they are left out of the features by default."""
+    out = []
+    if len(frame) < min_rows:
+        return out
+    for name in frame.columns:
+        col = frame[name]
+        if col.isna().any() or col.nunique() != len(col):
+            continue
+        if pd.api.types.is_bool_dtype(col):
+            continue
+        if pd.api.types.is_numeric_dtype(col):
+            values = np.sort(col.to_numpy(dtype=float))
+            start = values[0]
+            if start in (0, 1) and np.array_equal(values, start + np.arange(len(values))):
+                out.append(name)
+        else:
+            out.append(name)
+    return out
+
+
 def column_summary(frame: pd.DataFrame, types: dict) -> pd.DataFrame:
     """One row per column: type, missing values, distinct values, an example."""
     present = frame.notna().to_numpy()
@@ -157,8 +188,8 @@ class Origin(NamedTuple):
     """Where an engine feature comes from."""
 
     column: str
-    kind: str  # "numeric", "one-hot" (category = the category) or "ordinal"
-    category: object = None  # one-hot: the category; ordinal: the sorted categories
+    kind: str  # "numeric" or "categorical"
+    category: object = None  # categorical: the sorted categories (labels)
 
 
 @dataclass(frozen=True)
@@ -175,14 +206,18 @@ class Setup:
 
 @dataclass
 class Prepared:
-    """Train/test matrices ready for the estimator, and what was done to get them."""
+    """Train/test tables ready for the estimator, and what was done to get them.
+
+    ``X_train``/``X_test`` hold numeric columns as floats and categorical
+    columns as text labels, with NaN for a missing value.
+    """
 
     X_train: pd.DataFrame
     y_train: np.ndarray
     X_test: pd.DataFrame
     y_test: np.ndarray
     task: str
-    #: engine feature name -> Origin (column, kind, category)
+    #: feature name -> Origin (column, kind, categories)
     origin: dict
     notes: list = field(default_factory=list)
 
@@ -190,13 +225,41 @@ class Prepared:
     def feature_names(self):
         return list(self.X_train.columns)
 
+    @property
+    def categorical(self) -> tuple:
+        """Names of the categorical features."""
+        return tuple(f for f, o in self.origin.items() if o.kind == "categorical")
+
     def numeric_features(self):
-        """Engine features that are numeric columns of the table."""
+        """Names of the numeric features."""
         return [f for f, o in self.origin.items() if o.kind == "numeric"]
+
+    def has_missing(self) -> bool:
+        return bool(self.X_train.isna().to_numpy().any() or
+                    self.X_test.isna().to_numpy().any())
+
+    def complete_rows(self) -> "Prepared":
+        """The same data without the rows that have a missing value (for ID3),
+        with a note saying how many were left out."""
+        keep_train = self.X_train.notna().all(axis=1).to_numpy()
+        keep_test = self.X_test.notna().all(axis=1).to_numpy()
+        dropped = int((~keep_train).sum() + (~keep_test).sum())
+        if not dropped:
+            return self
+        if keep_train.sum() < 2:
+            raise DataError("ID3 has no rule for missing values, and fewer than 2 training "
+                            "rows have none. Choose C4.5 or CART, which handle them.")
+        note = (f"ID3 has no rule for missing values: {dropped} row(s) with one were left "
+                "out (C4.5 and CART use them).")
+        return Prepared(self.X_train[keep_train].reset_index(drop=True),
+                        self.y_train[keep_train],
+                        self.X_test[keep_test].reset_index(drop=True),
+                        self.y_test[keep_test], self.task, self.origin,
+                        self.notes + [note])
 
 
 def prepare(frame: pd.DataFrame, setup: Setup) -> Prepared:
-    """Encode, clean and split ``frame`` as ``setup`` says.  Raises DataError."""
+    """Clean and split ``frame`` as ``setup`` says.  Raises DataError."""
     notes = []
     if setup.target not in frame.columns:
         raise DataError("Choose a target column.")
@@ -208,39 +271,35 @@ def prepare(frame: pd.DataFrame, setup: Setup) -> Prepared:
     if y_raw.isna().all():
         raise DataError(f"The target column “{setup.target}” has no values: every "
                         "entry is missing.")
-    y, y_ok = _target(y_raw, setup.task)
-    columns, ok, origin = [], y_ok.copy(), {}
+    y, ok = _target(y_raw, setup.task)
+    columns, origin = {}, {}
     numeric = [name for name in features if name not in setup.categorical]
     if numeric:
-        block, known, info = _numeric(frame[numeric], notes)
-        if block.shape[1]:
-            columns.append(block)
-        ok = ok & known
-        origin.update(info)
+        block = _numeric(frame[numeric], notes)
+        for name in block.columns:
+            columns[name] = block[name]
+            origin[name] = Origin(name, "numeric")
     for name in features:
         if name in setup.categorical:
-            block, known, info = _encode_categorical(frame[name], name, notes)
-            if block.shape[1]:
-                columns.append(block)
-                ok = ok & known
-                origin.update(info)
+            labels, categories = _categorical(frame[name], name, notes)
+            if categories:
+                columns[name] = labels
+                origin[name] = Origin(name, "categorical", categories)
     if not columns:
         raise DataError("None of the chosen features has any usable value.")
-    X = pd.concat(columns, axis=1)
-    if X.columns.duplicated().any():  # e.g. a one-hot name equal to another column's
-        raise DataError("Two features would get the same name (“"
-                        f"{X.columns[X.columns.duplicated()][0]}”); rename a column.")
-    dropped_target = int((~y_ok).sum())
+    X = pd.DataFrame(columns)
+    dropped_target = int((~ok).sum())
     if dropped_target:
         notes.append(f"{dropped_target} row(s) with a missing target were left out.")
-    dropped = int((y_ok & ~ok).sum())
-    if dropped and not NATIVE_MISSING:
-        notes.append(f"{dropped} row(s) with a missing value in a chosen feature were left "
-                     "out (the engine does not handle missing values yet).")
     X, y = X[ok].reset_index(drop=True), y[ok]
+    incomplete = int(X.isna().any(axis=1).sum())
+    if incomplete:
+        notes.append(f"{incomplete} row(s) have a missing value in a chosen feature. CART "
+                     "sends them down the side that gives the larger gain, C4.5 splits "
+                     "them across the branches by weight, ID3 leaves them out.")
     if len(y) < 2:
         raise DataError(f"Only {len(y)} usable row(s) remain after leaving out missing "
-                        "values; a tree needs at least 2.")
+                        "targets; a tree needs at least 2.")
     if setup.task == "classification":
         n_classes = len(np.unique(y))
         if n_classes > MAX_CLASSES:
@@ -254,7 +313,6 @@ def prepare(frame: pd.DataFrame, setup: Setup) -> Prepared:
     train, test = split_indices(y, setup.test_size, setup.seed, setup.task)
     if len(train) < 2:
         raise DataError("Too few rows for a training set: lower the test fraction.")
-    X = X.astype(np.float64)
     return Prepared(X.iloc[train].reset_index(drop=True), y[train],
                     X.iloc[test].reset_index(drop=True), y[test], setup.task, origin, notes)
 
@@ -279,9 +337,10 @@ def _target(col: pd.Series, task: str):
     return col.astype(str).where(col.notna(), "").to_numpy(dtype=object), ok
 
 
-def _numeric(block: pd.DataFrame, notes: list):
+def _numeric(block: pd.DataFrame, notes: list) -> pd.DataFrame:
     """Numeric features as floats; entries that are not numbers or are
-    infinite become missing (and are reported)."""
+    infinite become missing (and are reported); columns without any number
+    are left out."""
     values = block.copy()
     for name in values.columns:
         col = values[name]
@@ -299,38 +358,28 @@ def _numeric(block: pd.DataFrame, notes: list):
                      "them): " + ", ".join(f"“{_short(n)}”" for n in empty) + ".")
         values = values.drop(columns=empty)
         block = block.drop(columns=empty)
-    arr = values.to_numpy(dtype=float)
+    arr = values.to_numpy(dtype=float, copy=True)
     infinite = np.isinf(arr)
     for j in np.flatnonzero(infinite.any(axis=0)):
         notes.append(f"“{block.columns[j]}”: {int(infinite[:, j].sum())} infinite value(s) "
                      "were read as missing.")
-    out = pd.DataFrame(arr, columns=block.columns)
-    info = {name: Origin(name, "numeric") for name in block.columns}
-    return out, np.isfinite(arr).all(axis=1), info
+    arr[infinite] = np.nan
+    return pd.DataFrame(arr, columns=block.columns)
 
 
-def _encode_categorical(col: pd.Series, name: str, notes: list):
-    known = col.notna().to_numpy()
+def _categorical(col: pd.Series, name: str, notes: list):
+    """A categorical feature as text labels (NaN when missing) and its sorted
+    categories."""
     labels = col.astype(str).where(col.notna())
-    categories = sorted(labels.dropna().unique(), key=str)
-    if not categories:
-        return pd.DataFrame(index=col.index), known, {}
-    if NATIVE_CATEGORICAL:  # pragma: no cover - switched on when the engine has it
-        raise NotImplementedError
-    if len(categories) <= ONE_HOT_MAX:
-        block = pd.DataFrame({f"{name} = {c}": (labels == c).to_numpy(dtype=float)
-                              for c in categories})
-        info = {f"{name} = {c}": Origin(name, "one-hot", c) for c in categories}
-        notes.append(f"“{name}” is categorical ({len(categories)} categories): one-hot "
-                     f"encoded as {len(categories)} yes/no features “{name} = …”.")
-    else:
-        codes = {c: i for i, c in enumerate(categories)}
-        block = pd.DataFrame({name: labels.map(codes).to_numpy(dtype=float)})
-        info = {name: Origin(name, "ordinal", tuple(categories))}
-        notes.append(f"“{name}” is categorical with {len(categories)} categories: "
-                     "numbered in sorted order (ordinal encoding), since one-hot would add "
-                     "too many features.")
-    return block, known, info
+    categories = tuple(sorted(labels.dropna().unique(), key=str))
+    if len(categories) > MAX_CATEGORIES:
+        raise DataError(f"“{name}” has {len(categories):,} categories, more than "
+                        f"{MAX_CATEGORIES:,}: it looks like an identifier. Leave it out, "
+                        "or treat it as numeric.")
+    if len(categories) > MANY_CATEGORIES:
+        notes.append(f"“{name}” has {len(categories)} categories: ID3 and C4.5 give each "
+                     "its own branch, so a split on it is very wide.")
+    return labels.to_numpy(dtype=object), categories
 
 
 def split_indices(y, test_size: float, seed: int, task: str):
@@ -358,6 +407,13 @@ def split_indices(y, test_size: float, seed: int, task: str):
 
 
 def estimator_for(task: str, preset: str, criterion: str, prep=None, **params):
-    """The estimator for a task with the page's parameters."""
-    cls = DecisionTreeClassifier if task == "classification" else DecisionTreeRegressor
-    return cls(criterion=criterion, **params)
+    """The estimator for a task with the page's parameters.
+
+    ``preset`` ("CART", "ID3", "C4.5") is the engine's ``algorithm``; ID3 and
+    C4.5 fix their criterion.  ``prep`` names the categorical features."""
+    categorical = list(prep.categorical) if prep is not None else []
+    if task == "classification":
+        return DecisionTreeClassifier(criterion=criterion, algorithm=ALGORITHM[preset],
+                                      categorical_features=categorical, **params)
+    return DecisionTreeRegressor(criterion=criterion, algorithm="cart",
+                                 categorical_features=categorical, **params)

@@ -9,15 +9,19 @@ subset of HTML in titles, labels and hover text.
 from __future__ import annotations
 
 import html
+import re
 
 import numpy as np
 
+from ._tree import NUMERIC
 from .explain import partition_2d
 from .export import OKABE_ITO, export_graphviz
 
 #: Border colours of the node split in this step and of the next one to split.
 JUST_SPLIT = "#D55E00"  # vermillion
 NEXT_SPLIT = "#0072B2"  # blue
+#: Outline of the nodes and colour of the edges on a sample's prediction path.
+ON_PATH = "#CC79A7"  # reddish purple
 #: Above this many nodes the DOT is cut at a depth (drawing thousands of boxes
 #: takes seconds and shows nothing readable).
 MAX_DRAWN_NODES = 255
@@ -35,7 +39,22 @@ def short(text, n=LABEL_LENGTH) -> str:
 
 def _plain(text, n=LABEL_LENGTH) -> str:
     """User text for Plotly: shortened and HTML-escaped."""
-    return html.escape(short(text, n), quote=True)
+    # quote=False: Plotly does not decode &quot;, and without < no tag can start
+    return html.escape(short(text, n), quote=False)
+
+
+def criterion_of(model) -> str:
+    """The criterion a fitted model used (after its algorithm preset)."""
+    return getattr(model, "criterion_", None) or model.criterion
+
+
+def category_labels(model, n=LABEL_LENGTH):
+    """Each feature's category labels, shortened for the tree's boxes (None
+    for numeric features)."""
+    cats = getattr(model, "categories_", None)
+    if cats is None:
+        return None
+    return [None if c is None else [short(v, n) for v in c] for c in cats]
 
 
 def impurity_label(criterion: str) -> str:
@@ -56,7 +75,7 @@ def tree_font_size(n_leaves: int) -> int:
 
 
 def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
-             fontsize=None) -> tuple[str, dict]:
+             fontsize=None, path=None) -> tuple[str, dict]:
     """DOT of ``model.tree_at(k)`` with the teaching annotations.
 
     Each node shows its id, split, impurity, samples, class counts (or mean)
@@ -65,6 +84,11 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
     The node split by step k is outlined in vermillion, the next one in blue.
     ``cost_complexity``: the table of ``cost_complexity_table(tree_at(k))``.
     ``fontsize`` defaults to :func:`tree_font_size` of the grown tree.
+    ``path``: a sample's prediction path on ``tree_at(k)``, as node indices or
+    (node, weight) pairs (``dtree.prediction``'s ``Prediction.path``): its
+    nodes get a double outline (reddish purple unless the step colours them)
+    and its edges are drawn thick in reddish purple, labelled ``w = ...``
+    where C4.5 sends a fraction of the sample.
 
     Returns (dot, info) where info says what was highlighted or cut.
     """
@@ -82,7 +106,12 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
     if k < len(steps):
         highlight[index[steps[k].node]] = NEXT_SPLIT
         info["next_split"] = steps[k].node
-    ratio = model.criterion == "gain_ratio"
+    on_path = _path_weights(path, tree.node_count)
+    info["path"] = sorted(on_path)
+    for node in on_path:
+        highlight.setdefault(node, ON_PATH)
+    criterion = criterion_of(model)
+    ratio = criterion == "gain_ratio"
     best_first = getattr(model, "growth_", None) == "best_first"
     g = None if cost_complexity is None else cost_complexity["g"].to_numpy()
     for i, nid in enumerate(tree.node_ids):
@@ -111,7 +140,8 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
         tree,
         feature_names=[short(f) for f in model.feature_names_in_],
         class_names=None if classes is None else [short(c) for c in classes],
-        impurity_name=impurity_label(model.criterion),
+        impurity_name=impurity_label(criterion),
+        categories=category_labels(model),
         # square corners: Graphviz draws rounded boxes as paths, and the
         # browser-side renderer of st.graphviz_chart samples every path point
         # by point when the tree changes (10x slower steps at 31 nodes)
@@ -123,7 +153,53 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
     dot = dot.replace("digraph Tree {\n", "digraph Tree {\n"
                       'graph [bgcolor="transparent", nodesep=0.2, ranksep=0.35, '
                       "pad=0.1] ;\n", 1)
+    if on_path:
+        dot = _mark_path(dot, on_path)
     return dot, info
+
+
+def _path_weights(path, node_count) -> dict:
+    """{node: weight} from node indices or (node, weight) pairs."""
+    out = {}
+    for item in path or ():
+        node, weight = (item, 1.0) if np.ndim(item) == 0 else (item[0], item[1])
+        node = int(node)
+        if not 0 <= node < node_count:
+            raise ValueError(f"path names node {node}, but the tree has {node_count} nodes.")
+        out[node] = float(weight)
+    return out
+
+
+_NODE_LINE = re.compile(r"^(\d+) \[(.*)\] ;$")
+_EDGE_LINE = re.compile(r"^(\d+) -> (\d+)(?: \[(.*)\])? ;$")
+_EDGE_LABEL = re.compile(r'(?<![a-z])label="((?:[^"\\]|\\.)*)"')
+
+
+def _mark_path(dot: str, on_path: dict) -> str:
+    """Double outlines on the path's nodes, thick coloured edges between
+    them, and the weight on edges that carry a fraction of the sample.
+    Only attributes of our own (constant text and numbers) are added."""
+    out = []
+    for line in dot.split("\n"):
+        node = _NODE_LINE.match(line)
+        edge = _EDGE_LINE.match(line)
+        if node and int(node.group(1)) in on_path:
+            line = f"{node.group(1)} [{node.group(2)}, peripheries=2] ;"
+        elif edge and int(edge.group(1)) in on_path and int(edge.group(2)) in on_path:
+            attrs = edge.group(3) or ""
+            weight = on_path[int(edge.group(2))]
+            extra = [f'color="{ON_PATH}"', "penwidth=5", "arrowsize=0.8"]
+            if weight < 1 - 1e-9:
+                text = f"w = {weight:.3f}"
+                if _EDGE_LABEL.search(attrs):
+                    attrs = _EDGE_LABEL.sub(lambda m: f'label="{m.group(1)}\\n{text}"', attrs,
+                                            count=1)
+                else:
+                    extra.append(f'label="{text}"')
+            attrs = ", ".join([a for a in (attrs,) if a] + extra)
+            line = f"{edge.group(1)} -> {edge.group(2)} [{attrs}] ;"
+        out.append(line)
+    return "\n".join(out)
 
 
 # ---------------------------------------------------------------------------
@@ -191,8 +267,13 @@ def tree_figure(tree, model, selected=None, height=380):
         else:
             colours.append(OKABE_ITO[4])
             what = f"mean {tree.value[n, 0, 0]:.4g}"
-        split = (f"{_plain(names[tree.feature[n]])} ≤ {tree.threshold[n]:.4g}"
-                 if tree.children_of(n) else "leaf")
+        kids = tree.children_of(n)
+        if not kids:
+            split = "leaf"
+        elif int(tree.kind[n]) == NUMERIC:
+            split = f"{_plain(names[tree.feature[n]])} ≤ {tree.threshold[n]:.4g}"
+        else:
+            split = f"{_plain(names[tree.feature[n]])}: {len(kids)} branches"
         hover.append(f"node #{tree.node_ids[n]}<br>{split}<br>"
                      f"samples {tree.n_node_samples[n]}<br>{what}")
     ids = [int(v) for v in tree.node_ids]
@@ -250,6 +331,21 @@ def category_figure(bars, feature):
                            hovertext=[f"{n} rows" for n in bars["n_category"]]))
     return _layout(fig, f"gain of “category vs the rest” on {_plain(feature, 40)}",
                    xaxis_title=_plain(feature, 48), yaxis_title="gain")
+
+
+def category_terms_figure(terms, feature, impurity_name="impurity"):
+    """One bar per branch of a multiway split: |D_v|/|D| times its impurity."""
+    import plotly.graph_objects as go
+
+    fig = go.Figure(go.Bar(
+        x=[_plain(c, 24) for c in terms["category"]], y=terms["term"],
+        marker_color=OKABE_ITO[4],
+        text=[f"{n:,} rows, {impurity_name} {i:.3f}" for n, i in
+              zip(terms["n"], terms["impurity"])],
+        textposition="outside"))
+    return _layout(fig, f"each branch's share × {impurity_name}, on {_plain(feature, 40)}",
+                   xaxis_title=_plain(feature, 48),
+                   yaxis_title=f"|Dv|/|D| · {impurity_name}")
 
 
 def score_figure(train, test, step, metric="accuracy"):

@@ -5,9 +5,9 @@ import streamlit as st
 from dtree import viz
 from dtree.io import BUILTIN, DataError
 from dtree.prepare import infer_task
-from pages.shared import (builtin_table, current_setup, current_table, inferred_types, md,
-                          prepared, require_frame, summary, upload_table,
-                          use_table)
+from pages.shared import (builtin_table, current_setup, current_table, identifiers,
+                          inferred_types, md, prepared, require_frame, summary,
+                          upload_table, use_table)
 
 PREVIEW_ROWS = 200
 PREVIEW_COLUMNS = 60
@@ -95,13 +95,22 @@ with left:
                  format_func=lambda t: f"auto ({guess})" if t == "auto" else t)
 with right:
     others = [c for c in columns if c != target]
+    skipped = [c for c in identifiers(table.key, frame) if c != target]
+    n_all = len(others) - len(skipped) if len(skipped) < len(others) else len(others)
     mode = st.radio("Features", ["all", "choose"], key="feature_mode", horizontal=True,
                     persist_state="session",
-                    format_func=lambda m: f"all other columns ({len(others):,})"
+                    format_func=lambda m: f"all other columns ({n_all:,})"
                     if m == "all" else "choose")
+    if mode == "all" and skipped and n_all < len(others):
+        st.caption("Left out: " + ", ".join(f"“{md(viz.short(c, 40))}”" for c in skipped)
+                   + " (a different value in every row: an identifier, which a tree "
+                   "would split on perfectly and learn nothing from). Choose the "
+                   "features to use it anyway.")
     if mode == "choose":
         st.multiselect("Feature columns", others,
-                       default=default_unless_set("features", others, others[:20]),
+                       default=default_unless_set(
+                           "features", others,
+                           [c for c in others if c not in skipped][:20] or others[:20]),
                        key="features", persist_state="session", format_func=viz.short)
     setup = current_setup(table)
     st.multiselect("Categorical features (the others are numeric)", list(setup.features),
@@ -149,7 +158,7 @@ with balance:
 # -- split --------------------------------------------------------------------
 st.header("Train/test split")
 a, b = st.columns(2)
-a.slider("Test fraction", 0.0, 0.5, 0.25, 0.05, key="test_size", persist_state="session",
+a.slider("Test fraction", 0.0, 0.5, table.default_test_size, 0.05, key="test_size", persist_state="session",
          help="The share of rows held out to measure the tree on unseen data.")
 b.number_input("Random seed", 0, 2**31 - 1, 0, key="seed", persist_state="session",
                help="The same seed always gives the same split.")

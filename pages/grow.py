@@ -7,8 +7,9 @@ import pandas as pd
 import streamlit as st
 
 from dtree import explain, viz
+from pages.export_panel import export_panel
 from pages.shared import (GROWTH, chosen_parameters, current_setup, current_table, fitted,
-                          md, prepared, require_frame, sidebar_controls)
+                          md, prepared, presenting, require_frame, sidebar_controls)
 
 SPEEDS = {"slow (2 s)": 2.0, "medium (1 s)": 1.0, "fast (0.5 s)": 0.5}
 state = st.session_state
@@ -42,6 +43,9 @@ if error:
     st.stop()
 model = fit.model
 n_steps = fit.n_steps
+for note in fit.prep.notes[len(prep.notes):]:  # what this fit did to the data (ID3)
+    st.caption(md(note))
+prep = fit.prep
 
 st.markdown(f"### {md(table.title)} · {criterion} · {GROWTH[model.growth_]} · "
             f"{len(prep.y_train):,} training rows")
@@ -85,16 +89,17 @@ def stepper():
 
     buttons = st.container(horizontal=True, vertical_alignment="bottom")
     buttons.button("Previous step", key="prev", on_click=move, kwargs={"delta": -1},
-                   icon=":material/skip_previous:", disabled=n_steps == 0)
+                   icon=":material/skip_previous:", disabled=n_steps == 0, shortcut="Left")
     buttons.button("Next step", key="next", on_click=move, kwargs={"delta": 1},
-                   type="primary", icon=":material/skip_next:", disabled=n_steps == 0)
+                   type="primary", icon=":material/skip_next:", disabled=n_steps == 0,
+                   shortcut="Right")
     buttons.button("Pause" if playing else "Play", key="play", on_click=toggle_play,
                    icon=":material/pause:" if playing else ":material/play_arrow:",
-                   disabled=n_steps == 0)
+                   disabled=n_steps == 0, shortcut="P")
     buttons.button("Reset", key="reset", on_click=move, kwargs={"to": 0},
-                   icon=":material/restart_alt:")
+                   icon=":material/restart_alt:", shortcut="Home")
     buttons.button("Grow all", key="grow_all", on_click=move, kwargs={"to": n_steps},
-                   icon=":material/fast_forward:")
+                   icon=":material/fast_forward:", shortcut="End")
     if first_run:  # the step from the URL, before its slider exists
         step = state["step"] = url_step()
     else:
@@ -107,7 +112,9 @@ def stepper():
 
     cc = fit.cost_complexity(step)
     tree = model.tree_at(step)
-    dot, info = viz.step_dot(model, step, cost_complexity=cc, rankdir=tree_direction())
+    size = viz.tree_font_size(model.tree_.n_leaves)
+    dot, info = viz.step_dot(model, step, cost_complexity=cc, rankdir=tree_direction(),
+                             fontsize=size + 6 if presenting() else size)
     st.graphviz_chart(dot, width="content")
     narrate(step, info)
     st.caption("Vermillion border: the node split in this step. Blue border: the next "
@@ -123,9 +130,9 @@ def stepper():
     if first_run:
         st.caption("Loading the node inspector…")
         return
-    inspector, regions, accuracy = st.tabs(
+    inspector, regions, accuracy, export = st.tabs(
         ["Node inspector", "Decision regions", "Accuracy" if hasattr(model, "classes_")
-         else "R²"], key="panel", on_change="rerun")
+         else "R²", "Export"], key="panel", on_change="rerun")
     if inspector.open is not False:
         with inspector:
             node_inspector(tree, step)
@@ -135,6 +142,9 @@ def stepper():
     if accuracy.open:
         with accuracy:
             score_panel(step)
+    if export.open:
+        with export:
+            export_panel(model, step, title=table.title)
 
 
 def url_step():
@@ -143,6 +153,22 @@ def url_step():
         return min(max(int(st.query_params.get("step", 0)), 0), n_steps)
     except ValueError:
         return 0
+
+
+def split_phrase(s):
+    """How a step splits, in Markdown (user text escaped)."""
+    name = f"**{md(viz.short(s.feature_name, 60))}**"
+    if s.kind == "numeric":
+        return f"{name} ≤ {s.threshold:.4g}"
+    if s.kind == "subset":
+        return f"{name} ∈ {md(viz.short(s.branches[0], 60))} or not"
+    return f"{name}, one branch per value ({md(viz.short(', '.join(s.branches), 80))})"
+
+
+def branch_sizes(s):
+    if len(s.children) == 2 and s.kind == "numeric":
+        return f"{s.n_left:,} rows left, {s.n_right:,} right"
+    return "rows per branch: " + ", ".join(f"{n:,}" for n in s.n_children_samples)
 
 
 def narrate(step, info):
@@ -154,15 +180,13 @@ def narrate(step, info):
     if step == 0:
         s = model.steps_[0]
         st.markdown(f"**Step 0 of {n_steps}:** the root holds all {s.n_node_samples:,} "
-                    f"training rows. Next, node #{s.node} is split on "
-                    f"**{md(viz.short(s.feature_name, 60))}** ≤ {s.threshold:.4g}.")
+                    f"training rows. Next, node #{s.node} is split on {split_phrase(s)}.")
         return
     s = model.steps_[step - 1]
-    value = f"gain ratio {s.gain_ratio:.3f}" if model.criterion == "gain_ratio" \
+    value = f"gain ratio {s.gain_ratio:.3f}" if fit.criterion == "gain_ratio" \
         else f"gain {s.gain:.3f}"
     st.markdown(f"**Step {step} of {n_steps}:** node #{s.node} was split on "
-                f"**{md(viz.short(s.feature_name, 60))}** ≤ {s.threshold:.4g} "
-                f"({s.n_left:,} rows left, {s.n_right:,} right; {value}).")
+                f"{split_phrase(s)} ({branch_sizes(s)}; {value}).")
 
 
 # -- node inspector ---------------------------------------------------------------
@@ -219,8 +243,12 @@ def node_inspector(tree, step):
 
 def node_title(tree, i):
     nid = int(tree.node_ids[i])
-    if tree.children_of(i):
+    kids = tree.children_of(i)
+    if kids:
         name = viz.short(model.feature_names_in_[tree.feature[i]], 40)
+        s = fit.step_of_node.get(nid)
+        if s is not None and s.kind != "numeric":
+            return f"#{nid}: {name} ({len(kids)} branches)"
         return f"#{nid}: {name} ≤ {tree.threshold[i]:.4g}"
     return f"#{nid}: leaf, {tree.n_node_samples[i]:,} rows"
 
@@ -231,17 +259,15 @@ def node_details(tree, i, nid, step):
     n = int(tree.n_node_samples[i])
     st.subheader(f"Node #{nid}: depth {int(tree.depth[i])}, {n:,} rows")
     if s is not None and s.index < step:
-        st.markdown(f"Split in step {s.index + 1} on **{md(viz.short(s.feature_name, 60))}** "
-                    f"≤ {s.threshold:.4g}.")
+        st.markdown(f"Split in step {s.index + 1} on {split_phrase(s)}.")
     elif s is not None:
         st.markdown(f"A leaf for now: step {s.index + 1} will split it on "
-                    f"**{md(viz.short(s.feature_name, 60))}** ≤ {s.threshold:.4g}. "
-                    "The numbers below are that step's.")
+                    f"{split_phrase(s)}. The numbers below are that step's.")
     else:
         reason = full.stop_reason[nid] or "leaf"
         st.markdown(f"A leaf of the final tree (it stops because of: {md(reason)}).")
 
-    crit = model.criterion
+    crit = fit.criterion
     classifier = hasattr(model, "classes_")
     st.latex(explain.impurity_definition(crit))
     if classifier:
@@ -253,44 +279,71 @@ def node_details(tree, i, nid, step):
     if s is None:
         return None
     w = full.weighted_n_node_samples
-    st.latex(explain.gain_latex(crit, w[s.node], w[s.left], w[s.right], s.impurity,
-                                s.impurity_left, s.impurity_right, s.gain))
-    st.caption("D₁: the rows with the split feature ≤ the threshold (left); D₂: the rest "
-               "(right).")
+    child_w = [w[c] for c in s.children]
+    known = known_fraction(s)
+    st.latex(explain.branches_gain_latex(crit, w[s.node], child_w, s.impurity,
+                                         s.children_impurity, s.gain, known))
+    if known < 1.0:
+        st.caption(f"C4.5's rule for missing values: ρ = {known:.3f} of this node's weight "
+                   "has a known value of the feature; the gain is computed on those rows "
+                   "(D̃) and multiplied by ρ.")
+    elif s.kind == "numeric":
+        st.caption("D₁: the rows with the split feature ≤ the threshold (left); D₂: the "
+                   "rest (right).")
+    else:
+        st.caption("D_v: the rows in branch v (" + md(", ".join(
+            f"{v + 1} = {viz.short(b, 30)}" for v, b in enumerate(s.branches[:8])))
+            + ("…" if len(s.branches) > 8 else "") + ").")
     if crit == "gain_ratio":
-        for line in explain.split_info_latex(w[s.node], w[s.left], w[s.right],
-                                             s.split_info, s.gain, s.gain_ratio):
+        for line in explain.branches_split_info_latex(w[s.node], child_w, s.split_info,
+                                                      s.gain, s.gain_ratio):
             st.latex(line)
     st.latex(explain.improvement_latex(w[s.node], w[0], s.gain, s.improvement))
     return s
 
 
-NUMBER = st.column_config.NumberColumn(format="%.4f")
-CANDIDATE_COLUMNS = {
-    "chosen": st.column_config.CheckboxColumn("chosen", width="small"),
-    "feature": st.column_config.TextColumn("feature", width="medium"),
-    "threshold": st.column_config.NumberColumn("threshold", format="%.4g"),
-    "gain": NUMBER, "gain_ratio": NUMBER, "impurity_left": NUMBER, "impurity_right": NUMBER,
-    "n_left": st.column_config.NumberColumn("n_left"),
-    "n_right": st.column_config.NumberColumn("n_right"),
-}
+def known_fraction(s):
+    """rho, the share of the node's weight with a known value of the split
+    feature (below 1 only under C4.5's missing-value rule)."""
+    if getattr(model, "missing_", None) != "c4.5" or s.candidates is None:
+        return 1.0
+    chosen = s.candidates[s.candidates["chosen"]]
+    return 1.0 - float(chosen["missing_fraction"].iloc[0]) if len(chosen) else 1.0
 
 
-def candidate_table(cand):
-    """The candidates as a static table of text (large type; Markdown-escaped)."""
+def candidate_table(cand, markdown=True):
+    """The candidates as a table of text (Markdown-escaped for st.table)."""
     def fmt(x, spec):
         return "–" if x is None or not np.isfinite(float(x)) else format(float(x), spec)
-    return pd.DataFrame({
+
+    def text(v, n):
+        return md(viz.short(v, n)) if markdown else viz.short(v, n)
+
+    def split(row):
+        if row.kind == "numeric":
+            return "–" if not np.isfinite(row.threshold) else f"≤ {row.threshold:.4g}"
+        return text(row.children, 60)
+    multi = cand["children_samples"].map(len).max() > 2 if len(cand) else False
+    table = {
         "chosen": ["✔" if c else "" for c in cand["chosen"]],
-        "feature": [md(viz.short(f, 48)) for f in cand["feature"]],
-        "threshold": [fmt(v, ".4g") for v in cand["threshold"]],
+        "feature": [text(f, 48) for f in cand["feature"]],
+        "split": [split(r) for r in cand.itertuples()],
         "gain": [fmt(v, ".4f") for v in cand["gain"]],
         "gain ratio": [fmt(v, ".4f") for v in cand["gain_ratio"]],
-        "impurity left": [fmt(v, ".4f") for v in cand["impurity_left"]],
-        "impurity right": [fmt(v, ".4f") for v in cand["impurity_right"]],
-        "rows left": [fmt(v, ".0f") for v in cand["n_left"]],
-        "rows right": [fmt(v, ".0f") for v in cand["n_right"]],
-    })
+    }
+    if multi:
+        table["impurity per branch"] = [" | ".join(fmt(v, ".3f") for v in imps)
+                                        for imps in cand["children_impurity"]]
+        table["rows per branch"] = [" | ".join(str(n) for n in sizes)
+                                    for sizes in cand["children_samples"]]
+    else:
+        table["impurity left"] = [fmt(v, ".4f") for v in cand["impurity_left"]]
+        table["impurity right"] = [fmt(v, ".4f") for v in cand["impurity_right"]]
+        table["rows left"] = [fmt(v, ".0f") for v in cand["n_left"]]
+        table["rows right"] = [fmt(v, ".0f") for v in cand["n_right"]]
+    if (cand["missing_fraction"] > 0).any():
+        table["missing"] = [fmt(v, ".1%") for v in cand["missing_fraction"]]
+    return pd.DataFrame(table)
 
 
 def candidates_and_curve(s, nid):
@@ -299,8 +352,7 @@ def candidates_and_curve(s, nid):
     if cand is not None and len(cand) <= 30:
         st.table(candidate_table(cand), hide_index=True)
     elif cand is not None:  # many features: a scrolling table
-        st.dataframe(cand[list(CANDIDATE_COLUMNS)], hide_index=True, height=420,
-                     column_config=CANDIDATE_COLUMNS)
+        st.dataframe(candidate_table(cand, markdown=False), hide_index=True, height=420)
     # drawn only when opened (the open state is remembered), so that stepping
     # stays quick
     chart = st.expander("Gain of every split of one feature", key="gain_chart",
@@ -312,52 +364,60 @@ def candidates_and_curve(s, nid):
 
 def gain_chart(s, nid):
     names = list(model.feature_names_in_)
-    origin = prep.origin
     choice = st.selectbox("Gain curve of feature", range(len(names)), index=s.feature,
                           key=f"curve_feature_{nid}",
                           format_func=lambda f: viz.short(names[f], 60))
-    rows = explain.node_mask(model.tree_, fit.leaf_train, nid)
+    rows, weights = explain.node_rows(model.tree_, fit.routes_train, nid)
     codes = fit.y_codes[rows]
     n_classes = len(model.classes_) if hasattr(model, "classes_") else 0
-    crit = model.criterion
-    where = origin[names[choice]]
-    if where.kind == "numeric":
-        curve = explain.threshold_curve(prep.X_train.iloc[:, choice].to_numpy()[rows], codes,
-                                        crit, n_classes,
+    crit = fit.criterion
+    values = prep.X_train.iloc[rows, choice]
+    known = values.notna().to_numpy()
+    missing = int((~known).sum())
+    if not model.is_categorical_[choice]:
+        x = values.to_numpy(dtype=float)[known]
+        curve = explain.threshold_curve(x, codes[known], crit, n_classes,
+                                        sample_weight=weights[known],
                                         min_samples_leaf=model.min_samples_leaf
                                         if isinstance(model.min_samples_leaf, int) else 1)
         if curve.empty:
             st.info("This feature has a single value at this node: no threshold splits it.")
             return
-        value, label = ("gain_ratio", "gain ratio") if crit == "gain_ratio" else ("gain", "gain")
+        if missing and getattr(model, "missing_", None) == "c4.5":
+            rho = weights[known].sum() / weights.sum()
+            curve["gain"] *= rho  # C4.5: gain on the known rows, times rho
+            curve["gain_ratio"] = np.nan  # its split information counts the missing
+        value, label = ("gain_ratio", "gain ratio") if crit == "gain_ratio" and \
+            not curve["gain_ratio"].isna().all() else ("gain", "gain")
         chosen = s.threshold if choice == s.feature else None
         st.plotly_chart(viz.gain_curve_figure(curve, names[choice], chosen, value, label),
                         key=f"curve_{nid}")
+    elif getattr(model, "multiway_", False):
+        terms = explain.category_terms(values.to_numpy(dtype=object), codes, crit, n_classes,
+                                       sample_weight=weights)
+        st.plotly_chart(viz.category_terms_figure(terms, names[choice],
+                                                  viz.impurity_label(crit)),
+                        key=f"terms_{nid}")
+        st.caption("One bar per category (one branch each): the branch's share of the "
+                   "rows times its impurity. Their sum is the conditional impurity; the "
+                   "gain is the node's impurity minus that sum.")
     else:
-        labels = category_labels(where, rows)
-        bars = explain.category_gains(labels, codes, crit, n_classes)
-        st.plotly_chart(viz.category_figure(bars, where.column), key=f"bars_{nid}")
+        labels = values.to_numpy(dtype=object)[known]
+        bars = explain.category_gains(labels, codes[known], crit, n_classes,
+                                      sample_weight=weights[known])
+        st.plotly_chart(viz.category_figure(bars, names[choice]), key=f"bars_{nid}")
         st.caption("One bar per category: the gain of the split “this category against all "
-                   "the others” at this node (what a split on its one-hot feature does).")
-
-
-def category_labels(where, rows):
-    """The categories of an encoded column on the given training rows."""
-    X = prep.X_train
-    if where.kind == "ordinal":
-        codes = X[where.column].to_numpy()[rows].astype(int)
-        return np.asarray(where.category, dtype=object)[codes]
-    labels = np.full(int(rows.sum()), "", dtype=object)
-    for feature, o in prep.origin.items():
-        if o.column == where.column and o.kind == "one-hot":
-            labels[X[feature].to_numpy()[rows] == 1] = o.category
-    return labels
+                   "the others” at this node (CART searches groups of categories; these "
+                   "are the single-category groups).")
+    if missing:
+        st.caption(f"{missing} row(s) at this node have no value of this feature; they are "
+                   "left out of this chart.")
 
 
 # -- decision regions ---------------------------------------------------------------
 def decision_regions(tree, step):
     names = list(model.feature_names_in_)
-    numeric = [names.index(f) for f in prep.numeric_features()]
+    numeric = [f for f in range(len(names)) if not model.is_categorical_[f]]
     if len(numeric) < 2:
         st.info("Decision regions need two numeric features.")
         return
@@ -369,20 +429,37 @@ def decision_regions(tree, step):
     fy = b.selectbox("Vertical axis", rest,
                      index=rest.index(next(f for f in order if f != fx)), key="fy",
                      format_func=lambda f: viz.short(names[f], 60))
-    X = prep.X_train.to_numpy()
-    point = np.median(X, axis=0)
-    st.plotly_chart(viz.regions_figure(tree, model, fx, fy, point, X, prep.y_train),
-                    key="regions")
+    X = fit.X_train_encoded
+    point = typical_row(X)
+    both = ~np.isnan(X[:, fx]) & ~np.isnan(X[:, fy])
+    st.plotly_chart(viz.regions_figure(tree, model, fx, fy, point, X[both],
+                                       prep.y_train[both]), key="regions")
     used = {int(f) for f in tree.feature[~tree.is_leaf()]} - {fx, fy}
     if used:
         others = ", ".join(viz.short(names[f], 30) for f in sorted(used))
         st.caption(f"The tree also splits on {md(others)}: the plane shown is the slice "
-                   "where every other feature is at its training median, so the "
-                   "rectangles are exactly the leaves met there. Points are all training "
-                   "rows.")
+                   "where every other feature is at its training median (numeric) or its "
+                   "most common value (categorical), so the rectangles are exactly the "
+                   "leaves met there. Points are the training rows.")
     else:
         st.caption("At this step the tree splits only on these two features: the "
                    "rectangles are its leaves.")
+
+
+def typical_row(X):
+    """Median of each numeric feature, most common code of each categorical one
+    (in the tree's encoding)."""
+    point = np.zeros(X.shape[1], dtype=np.float32)
+    for j in range(X.shape[1]):
+        col = X[:, j][~np.isnan(X[:, j])]
+        if not len(col):
+            continue
+        if model.is_categorical_[j]:
+            values, counts = np.unique(col, return_counts=True)
+            point[j] = values[np.argmax(counts)]
+        else:
+            point[j] = np.median(col)
+    return point
 
 
 # -- scores -------------------------------------------------------------------------

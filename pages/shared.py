@@ -28,8 +28,8 @@ import streamlit as st
 from dtree import explain
 from dtree.io import BUILTIN, DataError, load_builtin, read_table
 from dtree.prepare import (CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA, Setup,
-                           column_summary, criteria_for, estimator_for, infer_task,
-                           infer_types, prepare)
+                           column_summary, criteria_for, estimator_for, identifier_columns,
+                           infer_task, infer_types, prepare)
 
 DEFAULT_DATASET = "Iris"
 SETUP_KEYS = ("target", "task", "feature_mode", "features", "categorical", "test_size",
@@ -61,6 +61,11 @@ def tr(en: str, zh: str) -> str:
     return zh if lang() == "zh" else en
 
 
+def presenting() -> bool:
+    """Presenter mode (the frame's toggle, kept in the URL as ?present=)."""
+    return bool(st.session_state.get("present", False))
+
+
 def require_frame() -> None:
     """Make sure app.py (the frame) runs around this page.
 
@@ -87,6 +92,7 @@ class Loaded:
     frame: pd.DataFrame
     notes: list = field(default_factory=list)
     default_target: str | None = None
+    default_test_size: float = 0.25
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)
@@ -95,8 +101,9 @@ def _builtin(title: str) -> pd.DataFrame:
 
 
 def builtin_table(title: str) -> Loaded:
-    return Loaded(f"builtin:{title}", title, _builtin(title),
-                  default_target=BUILTIN[title].target)
+    spec = BUILTIN[title]
+    return Loaded(f"builtin:{title}", title, _builtin(title), default_target=spec.target,
+                  default_test_size=spec.test_size)
 
 
 def upload_table(data: bytes, filename: str) -> Loaded:
@@ -125,6 +132,11 @@ def inferred_types(key: str, _frame: pd.DataFrame):
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
+def identifiers(key: str, _frame: pd.DataFrame) -> list:
+    return identifier_columns(_frame)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
 def summary(key: str, _frame: pd.DataFrame, _types: dict) -> pd.DataFrame:
     return column_summary(_frame, _types)
 
@@ -149,13 +161,14 @@ def current_setup(table: Loaded) -> Setup:
     others = [c for c in columns if c != target]
     if state.get("feature_mode") == "choose":
         features = tuple(c for c in state.get("features", others) if c in others)
-    else:
-        features = tuple(others)
+    else:  # all the other columns but identifiers
+        skip = set(identifiers(table.key, frame))
+        features = tuple(c for c in others if c not in skip) or tuple(others)
     types, _ = inferred_types(table.key, frame)
     default_cat = [c for c in others if types.get(c) == "categorical"]
     categorical = tuple(c for c in state.get("categorical", default_cat) if c in features)
     return Setup(target, features, categorical, task,
-                 float(state.get("test_size", 0.25)), int(state.get("seed", 0)))
+                 float(state.get("test_size", table.default_test_size)), int(state.get("seed", 0)))
 
 
 # ---------------------------------------------------------------------------
@@ -257,8 +270,19 @@ class Fit:
         return len(self.model.steps_)
 
     @cached_property
-    def leaf_train(self):
-        return self.model.apply(self.prep.X_train)
+    def criterion(self):
+        """The criterion the model used (ID3 and C4.5 fix theirs)."""
+        return self.model.criterion_
+
+    @cached_property
+    def X_train_encoded(self):
+        """The training rows as the tree reads them (float32, category codes)."""
+        return explain.encode(self.model, self.prep.X_train)
+
+    @cached_property
+    def routes_train(self):
+        """(row, leaf, weight) of every training row in the full tree."""
+        return self.model.tree_.leaf_weights(self.X_train_encoded)
 
     @cached_property
     def y_codes(self):
@@ -292,6 +316,8 @@ class Fit:
 
 @st.cache_resource(show_spinner=False, max_entries=24)
 def _fit(key: str, setup: Setup, preset: str, criterion: str, params: tuple, _prep):
+    if preset == "ID3" and setup.task == "classification":
+        _prep = _prep.complete_rows()  # ID3 has no rule for missing values
     model = estimator_for(setup.task, preset, criterion, _prep,
                           **dict(params)).fit(_prep.X_train, _prep.y_train)
     return Fit(model, _prep)
@@ -306,7 +332,7 @@ def fitted(table: Loaded, setup: Setup, prep, preset: str, criterion: str, param
                     show_time=True):
         try:
             return _fit(*args), None
-        except (ValueError, TypeError) as exc:  # parameters the engine refuses
+        except (ValueError, TypeError, DataError) as exc:  # what the engine refuses
             return None, str(exc)
 
 
@@ -329,3 +355,98 @@ def current_fit(preset=None, criterion=None, **overrides):
             criteria_for(setup.task, preset)[0]
     params.update(overrides)
     return fitted(table, setup, prep, preset, criterion, params)
+
+
+# ---------------------------------------------------------------------------
+# The view in the URL
+# ---------------------------------------------------------------------------
+
+def _one_of(*options):
+    def read(value):
+        if value not in options:
+            raise ValueError(value)
+        return value
+    return read
+
+
+def _number(kind, lo, hi, none=False):
+    def read(value):
+        if none and value in ("", "none", "None"):
+            return None
+        x = kind(float(value))
+        if not lo <= x <= hi:
+            raise ValueError(value)
+        return x
+    return read
+
+
+def _text(value):
+    return str(value)
+
+
+#: Session-state keys kept in the URL, with how to read (and check) them:
+#: a link with a value that does not parse, or is out of range, leaves that
+#: setting at its default.  Lists (features) use repeated parameters.  The
+#: step (``step``) and presenter mode (``present``) are bound by their
+#: widgets; the language by app.py.
+URL_STATE = {
+    # data page
+    "target": _text, "task": _one_of("auto", "classification", "regression"),
+    "feature_mode": _one_of("all", "choose"), "features": list, "categorical": list,
+    "test_size": _number(float, 0.0, 0.5), "seed": _number(int, 0, 2**31 - 1),
+    # the tree's parameters (Grow page's sidebar; ranges as its widgets')
+    "preset": _one_of(*PRESETS),
+    "criterion": _one_of(*CLASSIFICATION_CRITERIA, *REGRESSION_CRITERIA),
+    "splitter": _one_of("best", "random"), "growth": _one_of(*GROWTH),
+    "max_depth": _number(int, 1, 64, none=True),
+    "min_samples_split": _number(int, 2, 10_000),
+    "min_samples_leaf": _number(int, 1, 10_000),
+    "max_leaf_nodes": _number(int, 2, 10_000, none=True),
+    "min_impurity_decrease": _number(float, 0.0, 10.0),
+    "random_state": _number(int, 0, 2**31 - 1),
+    "layout": _one_of("auto", "top down", "left to right"),
+    # what the Grow page shows
+    "inspect": _number(int, 0, 10**9, none=True), "panel": _text,
+}
+#: Keys whose widget reads "no limit" as None (written as "none").
+_NONE_KEYS = {"max_depth", "max_leaf_nodes", "inspect"}
+
+
+def restore_view_from_url() -> None:
+    """On a session's first run, take the dataset and the view from the URL
+    (a link a lecturer prepared).  Values that do not parse are ignored."""
+    state = st.session_state
+    if state.get("_url_restored"):
+        return
+    state["_url_restored"] = True
+    params = st.query_params
+    title = params.get("data")
+    if title in BUILTIN and "table" not in state:
+        state["table"] = builtin_table(title)
+    for key, read in URL_STATE.items():
+        if key not in params or key in state:
+            continue
+        try:
+            state[key] = params.get_all(key) if read is list else read(params[key])
+        except (TypeError, ValueError):
+            continue
+
+
+def write_view_to_url() -> None:
+    """Put the dataset (when built in) and the view into the URL."""
+    state = st.session_state
+    params = st.query_params
+    table = state.get("table")
+    if table is not None and table.key.startswith("builtin:"):
+        params["data"] = table.title
+    elif "data" in params:
+        del params["data"]
+    for key in URL_STATE:
+        value = state.get(key)
+        if value is None and key not in _NONE_KEYS or key not in state:
+            params.pop(key, None)
+            continue
+        if isinstance(value, (list, tuple)):
+            params[key] = [str(v) for v in value]
+        else:
+            params[key] = "none" if value is None else str(value)

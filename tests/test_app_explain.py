@@ -162,3 +162,100 @@ def test_partition_tiles_the_plane_and_holds_each_row():
     for (a, b), node in zip(Xf, leaf):
         r = by_node.loc[node]
         assert r.x0 < a <= r.x1 and r.y0 < b <= r.y1
+
+
+# -- categorical features and missing values -------------------------------------
+
+def penguins():
+    frame = load_builtin("Penguins")
+    return frame.drop(columns="species"), frame["species"].to_numpy()
+
+
+def test_node_rows_carry_c45_fractions_that_add_up_to_the_node_weights():
+    X, y = penguins()
+    model = DecisionTreeClassifier(algorithm="c4.5", categorical_features=["island", "sex"],
+                                   max_depth=3).fit(X, y)
+    tree = model.tree_
+    routes = tree.leaf_weights(explain.encode(model, X))
+    assert len(routes[0]) > len(X)  # some rows go down several branches
+    for node in range(tree.node_count):
+        rows, weights = explain.node_rows(tree, routes, node)
+        assert weights.sum() == pytest.approx(tree.weighted_n_node_samples[node])
+        if tree.children_of(node):
+            parts = [explain.node_rows(tree, routes, c)[1].sum() for c in tree.children_of(node)]
+            assert sum(parts) == pytest.approx(weights.sum())
+
+
+def test_category_terms_give_the_multiway_gain_of_every_step():
+    frame = load_builtin("Watermelon 2.0 (Zhou Zhihua)")
+    X, y = frame.iloc[:, 1:-1], frame["好瓜"].to_numpy()
+    model = DecisionTreeClassifier(algorithm="id3", categorical_features=list(X.columns))
+    model.fit(X, y)
+    codes = explain.class_codes(model.classes_, y)
+    routes = model.tree_.leaf_weights(explain.encode(model, X))
+    for step in model.steps_:
+        rows, _ = explain.node_rows(model.tree_, routes, step.node)
+        labels = X.iloc[rows, step.feature].to_numpy(dtype=object)
+        terms = explain.category_terms(labels, codes[rows], "entropy", len(model.classes_))
+        assert len(terms) == len(step.children)
+        assert step.impurity - terms["term"].sum() == pytest.approx(step.gain, abs=1e-12)
+    # Zhou Zhihua 4.2.1: the root, 纹理, with g = 0.381
+    assert model.steps_[0].feature_name == "纹理" and round(model.steps_[0].gain, 3) == 0.381
+
+
+def test_multiway_gain_and_split_information_formulas():
+    # 纹理 at the root of watermelon 2.0: 清晰 (7 good of 9), 稍糊 (1 of 5), 模糊 (0 of 3)
+    children = [H(7, 2), H(1, 4), H(0, 3)]
+    gain = H(8, 9) - (9 * children[0] + 5 * children[1] + 3 * children[2]) / 17
+    latex = explain.branches_gain_latex("entropy", 17, [9, 5, 3], H(8, 9), children, gain)
+    assert r"\sum_{v=1}^{3}" in latex and latex.endswith(r"= 0.381\end{aligned}")
+    assert r"\frac{9}{17}\cdot 0.764" in latex and r"\frac{3}{17}\cdot 0" in latex
+    info = -sum(n / 17 * np.log2(n / 17) for n in (9, 5, 3))
+    lines = explain.branches_split_info_latex(17, [9, 5, 3], info, gain, gain / info)
+    assert lines[0].endswith(f"= {info:.3f}") and lines[1].endswith(f"= {gain / info:.3f}")
+    # C4.5's rule: rho times the gain on the known rows
+    rho = explain.branches_gain_latex("entropy", 17, [9, 5, 3], 1, [0, 0, 0], 0.424,
+                                      known_fraction=15 / 17)
+    assert r"0.882 \cdot 0.481 = 0.424" in rho
+
+
+def test_taylor2_formula():
+    # p = 9/15: 0.6 (0.4 + 0.08) + 0.4 (0.6 + 0.18) = 0.6
+    latex = explain.impurity_latex("taylor2", [9, 6])
+    assert latex.startswith(r"T_2(D) = \frac{9}{15}\left[\frac{6}{15}")
+    assert latex.endswith("= 0.600")
+
+
+def test_score_path_scores_c45_fractional_rows_like_predict():
+    X, y = penguins()
+    model = DecisionTreeClassifier(algorithm="c4.5", categorical_features=["island", "sex"],
+                                   max_depth=4).fit(X, y)
+    path = explain.score_path(model, X, y)
+    assert path[-1] == pytest.approx(model.score(X, y))
+    X_enc = explain.encode(model, X)
+    for k in (0, 1, len(model.steps_) // 2):
+        pred = model.classes_[np.argmax(model.tree_at(k).predict(X_enc), axis=1)]
+        assert path[k] == pytest.approx(np.mean(pred == y))
+
+
+def test_partition_follows_categorical_splits_at_the_chosen_point():
+    X, y = penguins()
+    model = DecisionTreeClassifier(categorical_features=["island", "sex"], max_depth=4)
+    model.fit(X, y)
+    tree = model.tree_
+    X_enc = explain.encode(model, X)
+    fx, fy = list(X.columns).index("bill_length_mm"), list(X.columns).index("flipper_length_mm")
+    island = list(X.columns).index("island")
+    assert island in set(tree.feature[~tree.is_leaf()].tolist())
+    for code in range(len(model.categories_[island])):
+        point = np.nanmedian(X_enc, axis=0)
+        point[island] = code
+        rects = explain.partition_2d(tree, fx, fy, point).set_index("node")
+        # every complete row on this island (others at the point) lands in its rectangle
+        rows = X_enc[(X_enc[:, island] == code)]
+        probe = np.tile(point, (len(rows), 1))
+        probe[:, fx], probe[:, fy] = rows[:, fx], rows[:, fy]
+        probe = probe[~np.isnan(probe).any(axis=1)]
+        for p, leaf in zip(probe, tree.apply(probe.astype(np.float32))):
+            r = rects.loc[leaf]
+            assert r.x0 < p[fx] <= r.x1 and r.y0 < p[fy] <= r.y1

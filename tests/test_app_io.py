@@ -2,13 +2,17 @@
 table for the engine (types, task, encoding of categories, missing values,
 the split)."""
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from dtree.io import BUILTIN, MAX_NAME_LENGTH, DataError, load_builtin, read_table
-from dtree.prepare import (MAX_CLASSES, ONE_HOT_MAX, Setup, column_summary, infer_task,
-                           infer_types, prepare, split_indices)
+from dtree.prepare import (MANY_CATEGORIES, MAX_CATEGORIES, MAX_CLASSES, Setup,
+                           column_summary, estimator_for, identifier_columns,
+                           infer_task, infer_types,
+                           prepare, split_indices)
 from tests.upload_corpus import CORPUS, EXPECT, HOSTILE
 
 
@@ -127,31 +131,72 @@ def loan():
     return read_table(CORPUS["gbk_chinese.csv"](), "loan.csv").frame
 
 
-def test_categorical_features_are_one_hot_encoded():
+def test_categorical_features_go_to_the_engine_as_labels():
     frame = loan()
     features = tuple(frame.columns[:-1])
     prep = prepare(frame, Setup("类别", features, features, "classification", 0.0))
-    assert "年龄 = 青年" in prep.feature_names and len(prep.feature_names) == 10
-    assert prep.origin["年龄 = 青年"].kind == "one-hot"
-    assert prep.X_train["年龄 = 青年"].sum() == 5
-    assert any("one-hot" in n for n in prep.notes)
+    assert prep.feature_names == list(features)
+    assert prep.categorical == features
+    assert prep.origin["年龄"].category == ("中年", "老年", "青年")
+    assert prep.X_train["年龄"].tolist().count("青年") == 5
 
 
-def test_many_categories_are_numbered():
-    frame = pd.DataFrame({"c": [f"v{i}" for i in range(ONE_HOT_MAX + 5)] * 2,
-                          "y": ["a", "b"] * (ONE_HOT_MAX + 5)})
+@pytest.mark.parametrize("preset, gain", [("ID3", 0.420), ("C4.5", 0.420)])
+def test_presets_grow_the_textbook_root_split(preset, gain):
+    """Li Hang's loan table: the root splits on 有自己的房子 (g = 0.420) with
+    one branch per category."""
+    frame = loan()
+    features = tuple(frame.columns[:-1])
+    prep = prepare(frame, Setup("类别", features, features, "classification", 0.0))
+    model = estimator_for("classification", preset, "gini", prep).fit(prep.X_train,
+                                                                      prep.y_train)
+    root = model.steps_[0]
+    assert root.feature_name == "有自己的房子" and root.kind == "multiway"
+    assert round(root.gain, 3) == gain
+    assert model.criterion_ == {"ID3": "entropy", "C4.5": "gain_ratio"}[preset]
+    cart = estimator_for("classification", "CART", "gini", prep).fit(prep.X_train,
+                                                                     prep.y_train)
+    assert all(len(s.children) == 2 for s in cart.steps_)
+
+
+def test_many_categories_are_kept_with_a_note_and_too_many_refused():
+    n = MANY_CATEGORIES + 5
+    frame = pd.DataFrame({"c": [f"v{i}" for i in range(n)] * 2, "y": ["a", "b"] * n})
     prep = prepare(frame, Setup("y", ("c",), ("c",), "classification", 0.0))
-    assert prep.feature_names == ["c"] and prep.origin["c"].kind == "ordinal"
-    assert any("ordinal" in n for n in prep.notes)
+    assert prep.feature_names == ["c"] and prep.origin["c"].kind == "categorical"
+    assert any(f"{n} categories" in note for note in prep.notes)
+    n = MAX_CATEGORIES + 1
+    frame = pd.DataFrame({"c": [f"v{i}" for i in range(n)], "y": ["a", "b"] * (n // 2) + ["a"]})
+    with pytest.raises(DataError, match="identifier"):
+        prepare(frame, Setup("y", ("c",), ("c",), "classification", 0.0))
 
 
-def test_missing_and_infinite_values_are_left_out_and_said():
+def test_missing_values_are_kept_and_infinite_ones_become_missing():
     frame = pd.DataFrame({"x": [1.0, np.inf, 3.0, None, 5.0, 6.0],
+                          "c": ["u", "v", "u", None, "v", "u"],
                           "y": ["a", "b", None, "b", "a", "b"]})
-    prep = prepare(frame, Setup("y", ("x",), (), "classification", 0.0))
-    assert len(prep.y_train) == 3
+    prep = prepare(frame, Setup("y", ("x", "c"), ("c",), "classification", 0.0))
+    assert len(prep.y_train) == 5  # only the row without a target is left out
+    assert prep.X_train["x"].isna().sum() == 2 and prep.X_train["c"].isna().sum() == 1
     text = " ".join(prep.notes)
     assert "infinite" in text and "missing target" in text and "missing value" in text
+    complete = prep.complete_rows()  # what ID3 trains on
+    assert len(complete.y_train) == 3 and not complete.has_missing()
+    assert "left out" in complete.notes[-1]
+
+
+def test_c45_and_cart_fit_rows_with_missing_values():
+    frame = pd.read_csv(Path(__file__).resolve().parents[1] / "data/watermelon2_alpha.csv")
+    features = tuple(frame.columns[1:-1])  # without 编号
+    prep = prepare(frame, Setup("好瓜", features, features, "classification", 0.0))
+    assert len(prep.y_train) == 17 and prep.has_missing()
+    c45 = estimator_for("classification", "C4.5", "gini", prep).fit(prep.X_train,
+                                                                    prep.y_train)
+    # Zhou Zhihua, 4.4.2: the root splits on 纹理 with gain 0.424 (rho-weighted)
+    assert c45.steps_[0].feature_name == "纹理" and round(c45.steps_[0].gain, 3) == 0.424
+    cart = estimator_for("classification", "CART", "gini", prep).fit(prep.X_train,
+                                                                     prep.y_train)
+    assert cart.tree_.n_node_samples[0] == 17
 
 
 @pytest.mark.parametrize("frame, setup, message", [
@@ -184,3 +229,21 @@ def test_split_is_seeded_and_stratified():
     assert (y[test] == "a").sum() == 10 and (y[test] == "b").sum() == 5
     other = split_indices(y, 0.25, 8, "classification")[1]
     assert not np.array_equal(test, other)
+
+
+def test_identifier_columns_are_recognised():
+    frame = pd.DataFrame({"ID": range(1, 16), "day": [f"D{i}" for i in range(15)],
+                          "x": np.arange(15) * 1.5, "k": [3, 1, 2] * 5,
+                          "seq0": np.random.default_rng(0).permutation(15),
+                          "y": ["a", "b", "c"] * 5})
+    assert identifier_columns(frame) == ["ID", "day", "seq0"]
+    assert identifier_columns(frame.head(5)) == []  # too short to tell
+    for name in ("loan.csv", "watermelon2.csv", "playtennis.csv"):
+        table = load_builtin_file(name)
+        assert identifier_columns(table) == [table.columns[0]], name
+    assert identifier_columns(load_builtin_file("iris.csv")) == []
+    assert identifier_columns(load_builtin_file("wine.csv")) == []
+
+
+def load_builtin_file(name):
+    return pd.read_csv(Path(__file__).resolve().parents[1] / "data" / name)

@@ -144,6 +144,11 @@ def test_other_tabs_render():
         at.run()
         assert_clean(at)
         assert any(c.key == chart for c in at.get("plotly_chart")), label
+    at.session_state["panel"] = "Export"
+    at.run()
+    assert_clean(at)
+    keys = {b.key for b in at.get("download_button")}
+    assert {"exp_dot", "exp_txt", "exp_json", "exp_html"} <= keys, keys
 
 
 def test_regression_target():
@@ -244,3 +249,167 @@ def test_regression_inspector_and_panels():
         at.run()
         assert_clean(at)
         assert chart in {c.key for c in at.get("plotly_chart")}
+
+
+# -- categorical features and missing values, natively -----------------------------
+
+def open_everything(at):
+    """Open the inspector's lazy charts and every tab; no exception anywhere."""
+    at.session_state["gain_chart"] = True
+    at.session_state["node_map"] = True
+    at.run()
+    assert_clean(at)
+    keys = {c.key for c in at.get("plotly_chart")}
+    for label in ("Decision regions", "Accuracy"):
+        at.session_state["panel"] = label
+        at.run()
+        assert_clean(at)
+    at.session_state["panel"] = "Node inspector"
+    at.run()
+    return keys
+
+
+@pytest.mark.parametrize("preset", ["CART", "ID3", "C4.5"])
+def test_penguins_with_categories_and_missing_values_grow_with_every_preset(preset):
+    at = start(DATA)
+    at.selectbox(key="builtin").set_value("Penguins").run()
+    at.switch_page(GROW).run()
+    at.selectbox(key="preset").set_value(preset).run()
+    at.button(key="grow_all").click().run()
+    assert_clean(at)
+    spec = dot(at)
+    assert n_nodes(spec) > 3
+    assert "inspect_plot" in open_everything(at)
+    if preset == "ID3":  # ID3 leaves rows with missing values out, and says so
+        texts = " ".join(m.value for m in at.markdown) + " ".join(c.value for c in at.caption)
+        assert "ID3 has no rule for missing values" in texts
+
+
+@pytest.mark.parametrize("preset", ["ID3", "C4.5", "CART"])
+def test_loan_table_grows_the_textbook_root_with_every_preset(preset):
+    """Li Hang's loan table, all 15 rows in training: the root splits on
+    有自己的房子 with g = 0.420 (ID3, C4.5: one branch per category, labelled
+    by it) or into two groups of categories (CART)."""
+    at = start(DATA)
+    upload(at, "loan.csv", CORPUS["gbk_chinese.csv"]())
+    at.slider(key="test_size").set_value(0.0).run()
+    at.switch_page(GROW).run()
+    at.selectbox(key="preset").set_value(preset).run()
+    at.button(key="next").click().run()
+    assert_clean(at)
+    spec = dot(at)
+    assert "有自己的房子" in spec
+    if preset == "CART":
+        assert 'headlabel="True"' in spec
+        assert any(r"\mathrm{Gini}(D) - " in el.value for el in at.latex)
+    else:
+        assert '0 -> 1 [label="否"' in spec and '[label="是"' in spec
+        assert any(r"H(D) - \frac{|D_1|}{|D|}H(D_1)" in el.value and "0.971 -" in el.value
+                   and el.value.rstrip("$\n").endswith(r"= 0.420\end{aligned}")
+                   for el in at.latex), [el.value for el in at.latex]
+    if preset == "C4.5":  # gain ratio 0.420 / H_A(D) = 0.420 / 0.971 = 0.433
+        assert any("H_A(D) = " in el.value and "0.971" in el.value for el in at.latex)
+        assert any(r"= 0.433" in el.value for el in at.latex)
+    keys = open_everything(at)
+    assert any(k.startswith("terms_" if preset != "CART" else "bars_") for k in keys), keys
+
+
+def test_a_three_way_split_shows_every_branch_in_formula_and_tree():
+    """Watermelon 2.0 under ID3: the root splits on 纹理 into 清晰/稍糊/模糊,
+    gain 0.381 (Zhou Zhihua, 4.2.1)."""
+    at = start(DATA)
+    at.selectbox(key="builtin").set_value("Watermelon 2.0 (Zhou Zhihua)").run()
+    assert at.slider(key="test_size").value == 0.0  # textbook tables: every row
+    assert any("编号" in c.value and "identifier" in c.value for c in at.caption)
+    at.switch_page(GROW).run()
+    at.selectbox(key="preset").set_value("ID3").run()
+    at.button(key="next").click().run()
+    assert_clean(at)
+    spec = dot(at)
+    assert len(re.findall(r"^0 -> \d+", spec, flags=re.M)) == 3
+    assert any(r"\sum_{v=1}^{3}" in el.value and "= 0.381" in el.value for el in at.latex)
+    # uploaded, the same table grows the same root: its 编号 column is left out too
+    data = (Path(__file__).resolve().parents[1] / "data" / "watermelon2.csv").read_bytes()
+    upload(at, "watermelon2.csv", data)
+    at.slider(key="test_size").set_value(0.0).run()
+    at.switch_page(GROW).run()
+    at.button(key="next").click().run()
+    assert len(re.findall(r"^0 -> \d+", dot(at), flags=re.M)) == 3
+
+
+# -- lecture mode and the interface language -------------------------------------------
+
+@pytest.mark.parametrize("value", ["zh", "en"])
+def test_language_comes_from_the_url_and_goes_back_into_it(value):
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["lang"] = value
+    at.run()
+    assert_clean(at)
+    assert at.session_state["lang"] == value
+    assert at.toggle[0].label == {"zh": "演示模式", "en": "Presenter mode"}[value]
+    other = {"zh": "en", "en": "zh"}[value]
+    at.segmented_control(key="lang_pick").set_value(other).run()
+    assert_clean(at)
+    assert at.session_state["lang"] == other
+
+
+def first_run(**query):
+    """A fresh session's first run with these URL parameters."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    for name, value in query.items():
+        at.query_params[name] = value
+    at.run()
+    assert_clean(at)
+    return at
+
+
+def test_presenter_mode_hides_the_sidebar_and_enlarges_the_tree():
+    plain, presenting = first_run(), first_run(present="true")
+    assert presenting.session_state["present"] is True
+    css = [h.proto.body for h in presenting.get("html")]
+    assert any("[data-testid='stSidebar']" in body and "display: none" in body for body in css)
+    assert not any("stSidebar" in h.proto.body for h in plain.get("html"))
+    size = int(re.search(r"fontsize=(\d+)", dot(plain)).group(1))
+    assert int(re.search(r"fontsize=(\d+)", dot(presenting)).group(1)) == size + 6
+
+
+# -- the view in the URL ------------------------------------------------------------------
+
+def test_a_prepared_link_opens_the_same_view():
+    at = start(DATA)
+    at.selectbox(key="builtin").set_value("Wine").run()
+    at.switch_page(GROW).run()
+    at.selectbox(key="preset").set_value("C4.5").run()
+    at.number_input(key="max_depth").set_value(3).run()
+    at.selectbox(key="growth").set_value("breadth_first").run()
+    at.button(key="next").click().run()
+    at.button(key="next").click().run()
+    at.selectbox(key="inspect_select").set_value(1).run()
+    assert_clean(at)
+    spec = dot(at)
+    # (AppTest does not show the URL the app rewrites; the browser test checks
+    # that the app writes this link)
+    link = {"data": "Wine", "preset": "C4.5", "max_depth": "3", "growth": "breadth_first",
+            "step": "2", "inspect": "1"}
+    # a new session opened on that link (first run, then the browser's second)
+    fresh = AppTest.from_file(APP, default_timeout=120)
+    for key, value in link.items():
+        fresh.query_params[key] = value
+    fresh.run().run()
+    assert_clean(fresh)
+    assert dot(fresh) == spec
+    assert fresh.slider(key="step").value == 2
+    assert fresh.selectbox(key="preset").value == "C4.5"
+    assert fresh.selectbox(key="inspect_select").value == 1
+    assert any(h.value.startswith("Node #1") for h in fresh.subheader)
+
+
+def test_a_link_with_nonsense_values_still_opens():
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in {"data": "Nope", "max_depth": "deep", "seed": "x", "step": "-4",
+                       "preset": "ID4", "inspect": "999", "panel": "Nope",
+                       "min_samples_leaf": "0", "growth": "sideways"}.items():
+        at.query_params[key] = value
+    at.run().run()
+    assert_clean(at)
+    assert n_nodes(dot(at)) >= 1

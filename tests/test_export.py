@@ -845,3 +845,20 @@ def test_dtree_estimators_export():
     text = export_text(reg)
     assert text.count("value: [") == int(np.sum(np.asarray(reg.tree_.children_left) == -1))
     assert "squared_error = " in export_graphviz(reg)
+
+
+def test_a_multiway_tree_can_be_drawn_without_its_estimator():
+    """A tree_at(k) with three-way nodes has no children_left view; export
+    reads its CSR children instead."""
+    import pandas as pd
+
+    from dtree import DecisionTreeClassifier
+    frame = pd.read_csv(Path(__file__).resolve().parents[1] / "data" / "watermelon2.csv")
+    X, y = frame.iloc[:, 1:-1], frame.iloc[:, -1]
+    est = DecisionTreeClassifier(algorithm="id3", categorical_features=list(X.columns))
+    est.fit(X, y)
+    tree = est.tree_at(len(est.steps_))
+    assert any(len(tree.children_of(i)) == 3 for i in range(tree.node_count))
+    dot = export_graphviz(tree, feature_names=list(X.columns), categories=est.categories_)
+    edges = re.findall(r"^(\d+) -> (\d+)", dot, flags=re.M)
+    assert len(edges) == tree.node_count - 1

@@ -164,3 +164,25 @@ def test_clicking_a_node_on_the_map_inspects_it(page, app_url):
         "() => [...document.querySelectorAll('h3')].some(h => h.innerText.startsWith('Node #2'))")
     assert page.get_by_role("button", name="Follow the steps").count() == 1
     assert page.locator(EXCEPTION).count() == 0
+
+
+def test_the_url_reopens_the_same_view(page, app_url, browser):
+    """Change the view, take the URL the app wrote, open it in a new session:
+    the same tree, the same settings."""
+    tall(page)
+    open_app(page, app_url + "/?data=Wine&max_depth=3&preset=C4.5&lang=zh")
+    page.wait_for_selector(NODES, state="attached")
+    click_and_wait(page, "next", 3)
+    click_and_wait(page, "next", 5)
+    link = page.url
+    for part in ("data=Wine", "max_depth=3", "preset=C4.5", "step=2", "lang=zh"):
+        assert part in link, link
+    def boxes(p):  # the text of every node (the DOM order depends on the transitions)
+        return sorted(p.locator(NODES).evaluate_all("els => els.map(e => e.textContent)"))
+    svg = boxes(page)
+    other = browser.new_context(viewport={"width": 1600, "height": 2400}).new_page()
+    open_app(other, link)
+    other.wait_for_function(f"() => document.querySelectorAll('{NODES}').length === 5")
+    assert boxes(other) == svg
+    assert other.locator(EXCEPTION).count() == 0
+    other.context.close()
