@@ -37,7 +37,7 @@ import numpy as np
 from ._criteria import make_criterion
 from ._steps import branch_labels
 from ._tree import NUMERIC
-from .explain import score_path
+from .explain import encode, score_path
 from .export import OKABE_ITO
 
 #: One colour per configuration (charts, column headers): blue, vermillion,
@@ -289,7 +289,7 @@ def highlight_dot(dot: str, node_index: int, colour: str = DIVERGENCE_COLOUR,
 
 def encoded(model, X):
     """X as the tree's routing reads it (categories as codes, float32)."""
-    return model._validate_X_predict(X)
+    return encode(model, X)
 
 
 def tree_predict(model, tree, Xe):
@@ -486,7 +486,7 @@ def scores_figure(profiles, labels, step, metric="accuracy", lang="en"):
         colour = CONFIG_COLOURS[i % len(CONFIG_COLOURS)]
         # later configurations draw thinner lines on top, so that equal
         # curves show as nested stripes rather than hiding each other
-        width = 3 + 2.5 * (len(profiles) - 1 - i)
+        width = 2.5 + 1.5 * (len(profiles) - 1 - i)
         name = _plain(label)
         depths, _, d_train, d_test = profile.depth_scores
         leaves, s_train, s_test = profile.step_scores

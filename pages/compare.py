@@ -6,7 +6,7 @@ import streamlit as st
 from dtree import compare, explain, viz
 from dtree.prepare import PRESETS, criteria_for
 from pages.shared import (GROWTH, chosen_parameters, current_setup, current_table, fitted,
-                          lang, md, prepared, require_frame, tr)
+                          lang, md, prepared, presenting, require_frame, tr)
 
 state = st.session_state
 require_frame()
@@ -115,9 +115,11 @@ def label_of(i, preset, criterion):
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
-def _profile(key, setup, preset, criterion, params, _fit):
-    p = _fit.prep
-    return compare.Profile(_fit.model, p.X_train, p.y_train, p.X_test, p.y_test)
+def _profile(key, setup, preset, criterion, params, _fit, _prep):
+    # trained on the rows its fit used (ID3 leaves out rows with a missing
+    # value), tested on the same test rows as every other tree
+    return compare.Profile(_fit.model, _fit.prep.X_train, _fit.prep.y_train, _prep.X_test,
+                           _prep.y_test)
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
@@ -133,8 +135,10 @@ n_configs = int(n_configs or 4)
 if n_configs > 2:
     if int(state.get("cmp_row") or n_configs) > n_configs:
         state.pop("cmp_row", None)
+    # on a projector (presenter mode) two trees a row, so that they can be read
     per_row = top.segmented_control(
-        tr("Trees per row", "每行的树"), list(range(2, n_configs + 1)), default=n_configs,
+        tr("Trees per row", "每行的树"), list(range(2, n_configs + 1)),
+        default=2 if presenting() else n_configs,
         key="cmp_row", bind="query-params", required=True,
         help=tr("Fewer trees per row draws each one larger (a wide tree is scaled down to "
                 "fit its column). Each tree also has a full-screen button.",
@@ -167,7 +171,14 @@ for i, col in enumerate(heads):
             configs.append((i, label, None, None))
             continue
         key = (table.key, setup, preset, criterion, tuple(sorted(params.items())))
-        configs.append((i, label, _profile(*key, fit), key))
+        configs.append((i, label, _profile(*key, fit, prep), key))
+        if fit.prep is not prep:  # ID3 without the rows that have a missing value
+            st.caption(tr(f"Trained on the {len(fit.prep.y_train):,} training rows without "
+                          "a missing value (ID3 has no rule for them); tested on all "
+                          f"{len(prep.y_test):,} test rows, like the other trees.",
+                          f"只用没有缺失值的 {len(fit.prep.y_train):,} 个训练样本训练"
+                          f"（ID3 没有处理缺失值的规则）；与其他树一样在全部 "
+                          f"{len(prep.y_test):,} 个测试样本上测试。"))
 
 ok = [c for c in configs if c[2] is not None]
 if not ok:
@@ -222,7 +233,7 @@ if len(ok) > 1:
 # fit, never up, so that its text keeps one size while the trees grow.
 st.html("<style>[class*='st-key-cmp_tree'] [data-testid='stGraphVizChart'] svg "
         "{max-width: 100%; height: auto;}</style>")
-FONT = {1: 16, 2: 14, 3: 12, 4: 12}
+FONT = {2: 16, 3: 14, 4: 14} if presenting() else {2: 14, 3: 12, 4: 12}
 cells = []
 for start in range(0, n_configs, per_row):
     cells.extend(st.columns(per_row, gap="medium"))

@@ -103,7 +103,7 @@ def test_the_shared_step_redraws_every_tree_and_is_in_the_url():
 def test_a_link_opens_the_same_view():
     # (a widget changed by the user writes the URL in the browser: see the
     # browser test; here the URL is read).  Streamlit keeps an option's label
-    # in the URL, so a link carries the language it was made in (?lang=中文).
+    # in the URL, so a link carries the language it was made in (?lang=zh).
     at = start(query={"cmp_step": "2", "cmp_n": "2", "cmp_c2": "Taylor 2nd order",
                       "cmp_chart": "Impurity functions"})
     assert at.slider(key="cmp_step").value == 2
@@ -227,10 +227,30 @@ def test_regression_defaults_and_r2():
     assert at.info and any("regression" in i.value for i in at.info)
 
 
-@pytest.mark.parametrize("lang", ["English", "中文"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_link_in_either_language(lang):
-    chart = "Agreement" if lang == "English" else "预测一致性"
+    chart = "Agreement" if lang == "en" else "预测一致性"
     at = start(query={"lang": lang, "cmp_chart": chart})
     labels = [at.button(key=k).label for k in ("cmp_prev", "cmp_next")]
-    assert labels == (["Previous step", "Next step"] if lang == "English" else ["上一步", "下一步"])
+    assert labels == (["Previous step", "Next step"] if lang == "en" else ["上一步", "下一步"])
     assert at.button_group(key="cmp_chart").value == "agreement"
+
+
+def test_id3_with_missing_values_is_tested_on_the_same_rows():
+    # Penguins has missing values: ID3 trains without those rows, but every
+    # tree predicts the same test rows, so the agreement matrix is defined
+    at = start("Penguins")
+    at.selectbox(key="cmp_p2").set_value("ID3").run()
+    assert_clean(at)
+    assert any("ID3 has no rule" in c.value for c in at.caption)
+    at.button_group(key="cmp_chart").set_value("agreement").run()
+    assert_clean(at)
+    z = array(json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]["z"])
+    assert z.shape == (4, 4) and np.isfinite(z).all()
+
+
+def test_presenter_mode_draws_two_trees_a_row():
+    at = start(query={"present": "true"})
+    assert at.button_group(key="cmp_row").value == 2
+    specs = dots(at)
+    assert len(specs) == 4 and all("fontsize=16" in d for d in specs)
