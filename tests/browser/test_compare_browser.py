@@ -73,6 +73,7 @@ def test_compare_page_on_wine_shows_where_the_trees_part(page, app_url):
     open_at(page, app_url, "/data")
     page.locator(".st-key-builtin").click()
     page.get_by_role("option", name="Wine").first.click()
+    page.wait_for_function("() => location.search.includes('data=Wine')")  # in use
     wait_for_app(page)
     page.get_by_role("link", name="Compare").first.click()
     page.wait_for_function(f"() => document.querySelectorAll('{CHARTS}').length === 4")
