@@ -74,6 +74,8 @@ pages = [
             url_path="data"),
     st.Page("pages/grow.py", title=tr("Grow", "生长"), icon=":material/account_tree:",
             default=True),
+    st.Page("pages/compare.py", title=tr("Compare", "比较"), icon=":material/compare:",
+            url_path="compare"),
     st.Page("pages/prune.py", title=tr("Prune", "剪枝"), icon=":material/content_cut:",
             url_path="prune"),
     st.Page("pages/learn.py", title=tr("Learn", "原理"), icon=":material/school:",
