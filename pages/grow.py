@@ -8,6 +8,7 @@ import streamlit as st
 
 from dtree import explain, viz
 from pages.export_panel import export_panel
+from pages.orders_panel import growth_orders_panel
 from pages.predict_panel import importance_panel, path_for_step, prediction_panel
 from pages.shared import (chosen_parameters, current_setup, current_table, fitted,
                           growth_name, lang, md, prepared, presenting, require_frame,
@@ -162,7 +163,7 @@ def stepper():
         for label in panels():
             if state.get("panel") in label:
                 state["panel"] = label[lang() == "zh"]
-    inspector, predict, importance, regions, accuracy, export = st.tabs(labels, key="panel", on_change="rerun")
+    inspector, predict, importance, regions, accuracy, orders, export = st.tabs(labels, key="panel", on_change="rerun")
     if inspector.open is not False:
         with inspector:
             node_inspector(tree, step)
@@ -178,6 +179,9 @@ def stepper():
     if accuracy.open:
         with accuracy:
             score_panel(step)
+    if orders.open:
+        with orders:
+            growth_orders_panel()
     if export.open:
         with export:
             export_panel(model, step, title=table.title)
@@ -187,7 +191,8 @@ def panels():
     """The tabs' labels, (English, Chinese)."""
     score = ("Accuracy", "准确率") if hasattr(model, "classes_") else ("R²", "R²")
     return [("Node inspector", "结点检查"), ("Prediction", "预测"), ("Importances", "特征重要性"),
-            ("Decision regions", "决策区域"), score, ("Export", "导出")]
+            ("Decision regions", "决策区域"), score, ("Growth orders", "生长顺序"),
+            ("Export", "导出")]
 
 
 def reason_text(reason):
@@ -412,8 +417,8 @@ ENTROPIES = ("entropy", "log_loss")
 
 def candidate_table(cand, markdown=True):
     """The candidates as a table of text (Markdown-escaped for st.table)."""
-    def fmt(x, spec):
-        return "–" if x is None or not np.isfinite(float(x)) else format(float(x), spec)
+    def fmt(x, spec):  # (+ 0.0: a pure child's entropy is -0.0 in floating point)
+        return "–" if x is None or not np.isfinite(float(x)) else format(float(x) + 0.0, spec)
 
     def text(v, n):
         return md(viz.short(v, n)) if markdown else viz.short(v, n)

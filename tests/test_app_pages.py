@@ -428,3 +428,13 @@ def test_prediction_and_importance_tabs_draw_the_path_and_the_bars():
     at.run()
     assert_clean(at)
     assert at.get("plotly_chart")
+
+
+def test_growth_orders_tab_compares_the_orders():
+    at = start()
+    at.session_state["panel"] = "Growth orders"
+    at.run()
+    assert_clean(at)
+    text = " ".join(m.value for m in at.markdown) + " ".join(s.value for s in at.success) \
+        + " ".join(i.value for i in at.info)
+    assert "breadth-first" in text and "depth-first" in text
