@@ -36,6 +36,7 @@ st.session_state["_framed"] = True  # see pages.shared.require_frame
 state = st.session_state
 if state.get("lang") not in LANGUAGES:
     asked = st.query_params.get("lang")
+    asked = {label: code for code, label in LANGUAGES.items()}.get(asked, asked)  # ?lang=中文
     state["lang"] = asked if asked in LANGUAGES else "en"
 
 

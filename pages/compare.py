@@ -19,7 +19,7 @@ def criterion_name(c):
         "log_loss": tr("entropy", "信息熵"),
         "gain_ratio": tr("gain ratio", "信息增益比"),
         "misclassification": tr("misclassification", "误分类率"),
-        "taylor2": tr("Taylor 2nd order", "二阶泰勒近似"),
+        "taylor2": tr("Taylor, second order", "二阶泰勒近似"),
         "squared_error": tr("squared error", "平方误差"),
         "absolute_error": tr("absolute error", "绝对误差"),
         "friedman_mse": tr("Friedman MSE", "Friedman 均方误差"),
@@ -135,10 +135,10 @@ n_configs = int(n_configs or 4)
 if n_configs > 2:
     if int(state.get("cmp_row") or n_configs) > n_configs:
         state.pop("cmp_row", None)
-    # on a projector (presenter mode) two trees a row, so that they can be read
+    # two trees a row by default, so that they can be read (on a projector too)
     per_row = top.segmented_control(
         tr("Trees per row", "每行的树"), list(range(2, n_configs + 1)),
-        default=2 if presenting() else n_configs,
+        default=2,
         key="cmp_row", bind="query-params", required=True,
         help=tr("Fewer trees per row draws each one larger (a wide tree is scaled down to "
                 "fit its column). Each tree also has a full-screen button.",
@@ -342,6 +342,6 @@ else:
                       "entropy in nats more closely (at p = 0.5: 0.625 against ln 2 ≈ 0.693, "
                       "Gini 0.5).",
                       "基尼系数是以 e 为底的信息熵（−ln p 在 p = 1 处）的一阶泰勒展开，"
-                      "与以 2 为底的信息熵的一半很接近；二阶展开 Σ pₖ[(1−pₖ) + (1−pₖ)²/2] "
+                      "与以比特为单位的信息熵的一半很接近；二阶展开 Σ pₖ[(1−pₖ) + (1−pₖ)²/2] "
                       "更接近以 e 为底的信息熵（p = 0.5 时为 0.625，而 ln 2 ≈ 0.693，"
                       "基尼系数为 0.5）。"))

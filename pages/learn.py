@@ -31,7 +31,7 @@ CRITERION_NAMES = {
     "entropy": ("Entropy", "信息熵"),
     "gini": ("Gini index", "基尼系数"),
     "misclassification": ("Misclassification", "误分类率"),
-    "taylor2": ("2nd-order Taylor", "二阶泰勒近似"),
+    "taylor2": ("second-order Taylor", "二阶泰勒近似"),
 }
 
 st.title(tr("Learn: the numbers behind a split", "原理：分裂背后的数字"))
@@ -102,7 +102,7 @@ def calculator():
             selection_mode="multi", key="learn_curves",
             format_func=learn.CURVE_SHORT.get,
             help=tr("H: entropy (bits); Gini: Gini index; Err: misclassification; T₂: "
-                    "2nd-order Taylor; H·ln 2: entropy in nats; H/2: half the entropy.",
+                    "second-order Taylor; H·ln 2: entropy in nats; H/2: half the entropy.",
                     "H：信息熵（比特）；Gini：基尼系数；Err：误分类率；T₂：二阶泰勒近似；"
                     "H·ln 2：以奈特为单位的信息熵；H/2：熵之半。"))
         st.plotly_chart(learn.impurity_figure(counts, curves or ["entropy"], lang=lang()),
@@ -177,7 +177,7 @@ def gain_part():
     X, y, ex = example("loan", False)
     st.markdown(tr(
         "Li Hang, *Statistical Learning Methods*, Table 5.1 (贷款申请样本数据表): 15 loan "
-        "applications, four categorical features, the class says whether the loan was "
+        "applications, 4 categorical features, the class says whether the loan was "
         "granted. ID3 computes the empirical entropy H(D), the empirical conditional "
         "entropy H(D|A) of every feature A, and their difference, the information gain "
         "g(D, A) = H(D) − H(D|A).",

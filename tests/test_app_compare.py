@@ -104,7 +104,7 @@ def test_a_link_opens_the_same_view():
     # (a widget changed by the user writes the URL in the browser: see the
     # browser test; here the URL is read).  Streamlit keeps an option's label
     # in the URL, so a link carries the language it was made in (?lang=zh).
-    at = start(query={"cmp_step": "2", "cmp_n": "2", "cmp_c2": "Taylor 2nd order",
+    at = start(query={"cmp_step": "2", "cmp_n": "2", "cmp_c2": "Taylor, second order",
                       "cmp_chart": "Impurity functions"})
     assert at.slider(key="cmp_step").value == 2
     specs = dots(at)
@@ -123,7 +123,7 @@ def test_changing_a_column_criterion_changes_only_its_tree():
     after = dots(at)
     assert after[0] != before[0] and "taylor2 = " in after[0]
     assert after[1:] == before[1:]
-    assert any(m.value == "##### 1 · Taylor 2nd order" for m in at.markdown)
+    assert any(m.value == "##### 1 · Taylor, second order" for m in at.markdown)
 
 
 def test_preset_and_depth_of_a_column():

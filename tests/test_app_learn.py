@@ -97,7 +97,7 @@ def test_calculator_with_p_and_bad_input():
     at.slider(key="learn_p").set_value(0.5).run()
     assert_clean(at)
     shown = metrics(at)
-    assert shown["Entropy H(D)"] == "1.000" and shown["2nd-order Taylor T₂(D)"] == "0.625"
+    assert shown["Entropy H(D)"] == "1.000" and shown["second-order Taylor T₂(D)"] == "0.625"
     assert any(r"0.5\log_2 0.5" in body for body in latex(at))
     at.button_group(key="learn_input").set_value("counts").run()
     at.text_input(key="learn_counts").set_value("nine, six").run()

@@ -57,7 +57,7 @@ def test_compare_page_draws_four_trees_in_lockstep(page, app_url):
     select.wait_for(state="visible")
     page.wait_for_timeout(400)  # the popover's opening animation
     select.click()
-    page.get_by_role("option", name="Taylor 2nd order").click()
+    page.get_by_role("option", name="Taylor, second order").click()
     page.wait_for_function(f"""() => document.querySelector('{CHARTS}')
         .textContent.includes('taylor2 = ')""")
     wait_for_app(page)

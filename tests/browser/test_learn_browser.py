@@ -101,7 +101,7 @@ def test_growth_orders_with_a_budget_draws_two_trees(page, app_url):
 
 def test_chinese_interface(page, app_url):
     open_part(page, app_url, "gain")
-    page.locator(".st-key-lang").get_by_text("中文").click()
+    page.locator(".st-key-lang_pick").get_by_text("中文").click()
     page.wait_for_selector("text=经验条件熵", state="attached")
     wait_for_app(page)
     assert page.locator(EXCEPTION).count() == 0
