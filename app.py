@@ -48,7 +48,6 @@ state["lang_pick"] = state["lang"]
 with st.sidebar:
     st.segmented_control("Language / 语言", list(LANGUAGES), key="lang_pick",
                          format_func=LANGUAGES.get, on_change=_pick_language)
-st.query_params["lang"] = state["lang"]
 top = st.container(horizontal=True, horizontal_alignment="right")
 top.toggle(tr("Presenter mode", "演示模式"), key="present", bind="query-params",
            persist_state="session",

@@ -7,9 +7,6 @@ import pandas as pd
 import streamlit as st
 
 from dtree import explain, viz
-from pages.export_panel import export_panel
-from pages.orders_panel import growth_orders_panel
-from pages.predict_panel import importance_panel, path_for_step, prediction_panel
 from pages.shared import (chosen_parameters, current_setup, current_table, fitted,
                           growth_name, lang, md, prepared, presenting, require_frame,
                           sidebar_controls, table_title, tr)
@@ -124,8 +121,7 @@ def stepper():
     size = viz.tree_font_size(model.tree_.n_leaves)
     dot, info = viz.step_dot(model, step, cost_complexity=cc, rankdir=tree_direction(),
                              fontsize=size + 6 if presenting() else size,
-                             path=path_for_step(fit, step)
-                             if state.get("panel") in ("Prediction", "预测") else None)
+                             path=prediction_path(step))
     st.graphviz_chart(dot, width="content")
     narrate(step, info)
     best_first = model.growth_ == "best_first"
@@ -167,10 +163,13 @@ def stepper():
     if inspector.open is not False:
         with inspector:
             node_inspector(tree, step)
+    # the panels are imported when first opened: a quicker first tree
     if predict.open:
+        from pages.predict_panel import prediction_panel
         with predict:
             prediction_panel(fit, step)
     if importance.open:
+        from pages.predict_panel import importance_panel
         with importance:
             importance_panel(fit, step)
     if regions.open:
@@ -180,9 +179,11 @@ def stepper():
         with accuracy:
             score_panel(step)
     if orders.open:
+        from pages.orders_panel import growth_orders_panel
         with orders:
             growth_orders_panel()
     if export.open:
+        from pages.export_panel import export_panel
         with export:
             export_panel(model, step, title=table.title)
 
@@ -207,6 +208,14 @@ def gain_word():
     if fit.criterion in ("entropy", "log_loss"):
         return tr("gain", "信息增益")
     return tr("gain", "增益")
+
+
+def prediction_path(step):
+    """The path of the Prediction tab's sample, while that tab is open."""
+    if state.get("panel") not in ("Prediction", "预测"):
+        return None
+    from pages.predict_panel import path_for_step
+    return path_for_step(fit, step)
 
 
 def url_step():

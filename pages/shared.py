@@ -483,20 +483,29 @@ def restore_view_from_url() -> None:
 
 
 def write_view_to_url() -> None:
-    """Put the dataset (when built in) and the view into the URL."""
+    """Put the dataset (when built in) and the view into the URL, in one
+    update and only when something changed (each change is a message to
+    the browser)."""
     state = st.session_state
     params = st.query_params
+    current = {k: params.get_all(k) for k in params}
+    wanted = dict(current)
     table = state.get("table")
     if table is not None and table.key.startswith("builtin:"):
-        params["data"] = table.title
-    elif "data" in params:
-        del params["data"]
+        wanted["data"] = [table.title]
+    else:
+        wanted.pop("data", None)
     for key in URL_STATE:
         value = state.get(key)
-        if value is None and key not in _NONE_KEYS or key not in state:
-            params.pop(key, None)
-            continue
-        if isinstance(value, (list, tuple)):
-            params[key] = [str(v) for v in value]
+        if key not in state or value is None and key not in _NONE_KEYS:
+            wanted.pop(key, None)
+        elif isinstance(value, (list, tuple)):
+            wanted[key] = [str(v) for v in value]
         else:
-            params[key] = "none" if value is None else str(value)
+            wanted[key] = ["none" if value is None else str(value)]
+    wanted["lang"] = [lang()]
+    for key in current.keys() - wanted.keys():
+        del params[key]
+    for key, values in wanted.items():
+        if current.get(key) != values:  # (bound widgets' keys never differ here)
+            params[key] = values[0] if len(values) == 1 else values
