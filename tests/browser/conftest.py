@@ -26,6 +26,7 @@ Every test under this directory gets the ``browser`` marker, so
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -126,17 +127,17 @@ def _tail(path: Path, n: int = 40) -> str:
         return "(no log)"
 
 
-@pytest.fixture(scope="session")
-def app_url() -> Iterator[str]:
-    """Serve the app with Streamlit for the whole session; yield its base URL."""
-    if not APP_PATH.is_file():
-        pytest.fail(f"app script not found: {APP_PATH} (set DTREE_APP to use another)")
+@contextlib.contextmanager
+def serve(script: Path, log_name: str = "streamlit.log") -> Iterator[str]:
+    """Run ``streamlit run <script>`` from the repo root on a free port until
+    the block ends; yield its base URL once ``/_stcore/health`` answers.  The
+    server's log goes to ``artifacts/<log_name>``."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log_path = ARTIFACTS / "streamlit.log"
+    log_path = ARTIFACTS / log_name
     port = _free_port()
     base_url = f"http://127.0.0.1:{port}"
     cmd = [
-        sys.executable, "-m", "streamlit", "run", str(APP_PATH),
+        sys.executable, "-m", "streamlit", "run", str(script),
         "--server.headless", "true",
         "--server.address", "127.0.0.1",
         "--server.port", str(port),
@@ -171,6 +172,15 @@ def app_url() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def app_url() -> Iterator[str]:
+    """Serve the app with Streamlit for the whole session; yield its base URL."""
+    if not APP_PATH.is_file():
+        pytest.fail(f"app script not found: {APP_PATH} (set DTREE_APP to use another)")
+    with serve(APP_PATH) as base_url:
+        yield base_url
 
 
 # --------------------------------------------------------------------------

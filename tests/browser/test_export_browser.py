@@ -4,15 +4,11 @@ the offline HTML from disk with every network request blocked.  Screenshots
 go to tests/browser/artifacts/screens/export_*.png."""
 
 import re
-import subprocess
-import sys
-import time
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from tests.browser.conftest import (ARTIFACTS, REPO_ROOT, SERVER_START_TIMEOUT_S, _free_port,
-                                    _healthy, _tail, open_app)
+from tests.browser.conftest import ARTIFACTS, REPO_ROOT, open_app, serve
 
 SCRIPT = REPO_ROOT / "tests" / "export_panel_app.py"
 SCREENS = ARTIFACTS / "screens"
@@ -23,32 +19,9 @@ POINTS = ".scatterlayer .trace .point"  # the node markers (the edges trace has 
 @pytest.fixture(scope="module")
 def export_url():
     """Serve the panel's demo script (a second Streamlit server, own port)."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     SCREENS.mkdir(parents=True, exist_ok=True)
-    log_path = ARTIFACTS / "streamlit-export.log"
-    port = _free_port()
-    base_url = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-m", "streamlit", "run", str(SCRIPT),
-           "--server.headless", "true", "--server.address", "127.0.0.1",
-           "--server.port", str(port), "--server.fileWatcherType", "none",
-           "--browser.gatherUsageStats", "false"]
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=log,
-                                stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
-        while not _healthy(base_url):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"the export demo did not start; log:\n{_tail(log_path)}")
-            time.sleep(0.25)
+    with serve(SCRIPT, "streamlit-export.log") as base_url:
         yield base_url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
 
 
 def download(page, key, tmp_path):

@@ -7,16 +7,12 @@ nothing raises.  Screenshots: tests/browser/artifacts/screens/predict_*.png.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import time
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
-from tests.browser.conftest import (ARTIFACTS, REPO_ROOT, SERVER_START_TIMEOUT_S, _free_port,
-                                    _healthy, _tail, open_app, wait_for_app)
+from tests.browser.conftest import ARTIFACTS, REPO_ROOT, open_app, serve, wait_for_app
 
 SCRIPT = Path(__file__).resolve().parents[1] / "predict_app.py"
 SCREENS = ARTIFACTS / "screens"
@@ -31,31 +27,9 @@ PATH_EDGES = '[data-testid="stGraphVizChart"] svg g.edge path[stroke="#cc79a7" i
 @pytest.fixture(scope="module")
 def predict_url():
     """Serve tests/predict_app.py (like conftest's app_url, on its own port)."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     SCREENS.mkdir(parents=True, exist_ok=True)
-    log_path = ARTIFACTS / "streamlit-predict.log"
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-m", "streamlit", "run", str(SCRIPT), "--server.headless", "true",
-           "--server.address", "127.0.0.1", "--server.port", str(port),
-           "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(cmd, cwd=REPO_ROOT, stdin=subprocess.DEVNULL, stdout=log,
-                                stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
-        while not _healthy(base):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"streamlit did not start; log:\n{_tail(log_path)}")
-            time.sleep(0.25)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+    with serve(SCRIPT, "streamlit-predict.log") as base_url:
+        yield base_url
 
 
 def open_panel(page, url, height=2600):
