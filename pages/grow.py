@@ -7,8 +7,8 @@ import pandas as pd
 import streamlit as st
 
 from dtree import explain, viz
-from pages.shared import (chosen_parameters, current_setup, current_table, fitted,
-                          growth_name, lang, md, prepared, presenting, require_frame,
+from pages.shared import (chosen_parameters, criterion_name, current_setup, current_table,
+                          fitted, growth_name, lang, md, prepared, presenting, require_frame,
                           sidebar_controls, table_title, tr)
 from pages.terms import STOP_REASONS_ZH
 
@@ -51,7 +51,8 @@ for note in fit.prep.notes[len(prep.notes):]:  # what this fit did to the data (
     st.caption(md(note))
 prep = fit.prep
 
-st.markdown(f"### {md(table_title(table))} · {criterion} · {growth_name(model.growth_)} · "
+st.markdown(f"### {md(table_title(table))} · {preset} · {criterion_name(fit.criterion)} · "
+            f"{growth_name(model.growth_)} · "
             + tr(f"{len(prep.y_train):,} training rows", f"{len(prep.y_train):,} 个训练样本"))
 
 

@@ -192,7 +192,7 @@ def test_grow_page_buttons_and_sidebar_are_chinese():
 def test_grow_page_text_follows_the_steps_in_chinese():
     at = start()
     text = " ".join(m.value for m in at.markdown)
-    assert "鸢尾花 Iris · gini · 深度优先 · 114 个训练样本" in text
+    assert "鸢尾花 Iris · CART · 基尼系数（Gini 指数） · 深度优先 · 114 个训练样本" in text
     assert "**第 0 步（共 5 步）：** 根结点包含全部 114 个训练样本" in text
     at.button(key="next").click().run()
     assert_clean(at)
