@@ -1,8 +1,10 @@
 """dtree: watch a decision tree learn.
 
-The frame of a multipage Streamlit app: page settings, shared styling and the
-navigation.  The pages are in pages/ (data.py: choose and inspect the data;
-grow.py: step through the growth); their shared state is in pages/shared.py.
+The frame of a multipage Streamlit app: page settings, shared styling, the
+language switch, presenter mode, the view in the URL and the navigation.
+The pages are in pages/ (data.py: choose and inspect the data; grow.py: step
+through the growth; compare.py: trees side by side; prune.py: pruning;
+learn.py: the theory, live); their shared state is in pages/shared.py.
 Run it with ``make run`` (or ``streamlit run app.py``).
 """
 
