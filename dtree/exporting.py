@@ -342,8 +342,6 @@ _WORDS = {
            "hover": "将鼠标移到结点上可查看详情。",
            "legend": "朱红色边框：本步划分的结点；蓝色边框：下一步将划分的结点。"},
 }
-_IMPURITY_ZH = {"gini": "基尼系数", "entropy": "信息熵", "mse": "均方误差",
-                "mae": "平均绝对误差", "error": "误分类率", "poisson": "泊松偏差"}
 _FONT = 16
 _BORDER = "#404040"
 
@@ -399,8 +397,7 @@ def growth_figure_dict(model, *, lang="en", max_nodes=MAX_HTML_NODES) -> dict:
     final = trees[-1]
     classes = _classes(model)
     names = _feature_names(model)
-    crit = impurity_label(model.criterion_)
-    crit_word = _IMPURITY_ZH.get(crit, crit) if lang == "zh" else crit
+    crit_word = impurity_label(model.criterion_, lang)
     gain_attr, gain_word = _gain_word(model, words)
 
     # positions (by id in the grown tree), fills and texts, from the last frame

@@ -23,12 +23,10 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 
 import numpy as np
 
 from ._classes import DecisionTreeClassifier
-from .export import export_graphviz
 
 ORDERS = ("depth_first", "breadth_first", "best_first")
 #: Border of a node that one order split and the other did not.
@@ -251,7 +249,7 @@ def orders_dot(comparison: OrderComparison, growth, *, highlight=(), label_lines
     in ``highlight`` (node ids of that tree) outlined in reddish purple and
     ``label_lines`` ({node id: [text]}) appended to the boxes.  Large trees
     are cut at a depth, like the Grow page's tree."""
-    from .viz import impurity_label, short, tree_font_size
+    from .viz import drawn_dot, tree_font_size
 
     run = comparison.runs[growth]
     model = run.model
@@ -259,29 +257,9 @@ def orders_dot(comparison: OrderComparison, growth, *, highlight=(), label_lines
     tree.node_ids = np.array([comparison.canonical[p] for p in run.paths], dtype=np.intp)
     if fontsize is None:
         fontsize = tree_font_size(tree.n_leaves)
-    max_depth = None
-    if tree.node_count > max_drawn_nodes:
-        counts = np.cumsum(np.bincount(tree.depth))
-        max_depth = max(int(np.searchsorted(counts, max_drawn_nodes, side="right")) - 1, 1)
-    classes = getattr(model, "classes_", None)
-    # handed over as an estimator-like object: export_graphviz's hasattr()
-    # probe of a bare Tree's children_left raises for multiway trees
-    drawn = SimpleNamespace(tree_=tree, classes_=classes, criterion_=model.criterion_,
-                            categories_=getattr(model, "categories_", None))
-    dot = export_graphviz(
-        drawn,
-        feature_names=[short(f) for f in model._feature_names_list()],
-        class_names=None if classes is None else [short(c) for c in classes],
-        impurity_name=impurity_label(model.criterion_),
-        categories=getattr(model, "categories_", None),
-        rounded=False, node_ids=True, fontsize=fontsize, rankdir=rankdir, impurity=impurity,
-        max_depth=max_depth, precision=3,
-        highlight={int(n): DIFFERENT for n in highlight},
-        label_lines=label_lines,
-    )
-    dot = dot.replace("digraph Tree {\n", "digraph Tree {\n"
-                      'graph [bgcolor="transparent", nodesep=0.2, ranksep=0.35, '
-                      "pad=0.1] ;\n", 1)
+    dot, _ = drawn_dot(model, tree, highlight={int(n): DIFFERENT for n in highlight},
+                       label_lines=label_lines, fontsize=fontsize, rankdir=rankdir,
+                       impurity=impurity, max_nodes=max_drawn_nodes)
     # a thicker border than export_graphviz's, for the nodes that are drawn
     thick = "".join(f"{int(n)} [penwidth=6] ;\n" for n in highlight
                     if f"\n{int(n)} [label=" in dot)

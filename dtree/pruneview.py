@@ -25,9 +25,8 @@ import pandas as pd
 
 from ._pruning import _distinct_subtrees
 from .explain import SYMBOL, leaves_under
-from .export import OKABE_ITO, export_graphviz
-from .viz import (FONT_SIZE, JUST_SPLIT, MAX_DRAWN_NODES, _layout, impurity_label, short,
-                  tree_font_size)
+from .export import OKABE_ITO
+from .viz import FONT_SIZE, JUST_SPLIT, _layout, drawn_dot, tree_font_size
 
 #: Removed nodes and edges in the full tree: a light fill, grey text and border.
 GREY_FILL = "#EEEEEE"
@@ -107,26 +106,6 @@ def alpha_labels(alphas, digits=4):
 # the trees, as DOT
 # ---------------------------------------------------------------------------
 
-class _Drawn:
-    """A fitted estimator with another tree in its place, for export_graphviz
-    (which reads names, classes and categories from the estimator)."""
-
-    def __init__(self, model, tree):
-        self._model = model
-        self.tree_ = tree
-
-    def __getattr__(self, name):
-        return getattr(self._model, name)
-
-
-def _depth_cut(tree):
-    """The depth at which to cut a tree too large to draw, or None."""
-    if tree.node_count <= MAX_DRAWN_NODES:
-        return None
-    counts = np.cumsum(np.bincount(tree.depth - tree.depth.min()))
-    return max(int(np.searchsorted(counts, MAX_DRAWN_NODES, side="right")) - 1, 1)
-
-
 def tree_dot(model, tree, *, g_by_id=None, highlight=None, lines_by_id=None, lang="en",
              rankdir="TB", fontsize=None):
     """DOT of ``tree`` (a tree of ``model``: pruned, or a step of a sequence).
@@ -153,22 +132,9 @@ def tree_dot(model, tree, *, g_by_id=None, highlight=None, lines_by_id=None, lan
 
 
 def _export(model, tree, lines, marks, rankdir, fontsize):
-    names = getattr(model, "feature_names_in_", None)
-    if names is None:
-        names = [f"x{j}" for j in range(model.n_features_in_)]
-    classes = getattr(model, "classes_", None)
-    cut = _depth_cut(tree)
-    dot = export_graphviz(
-        _Drawn(model, tree),
-        feature_names=[short(f) for f in names],
-        class_names=None if classes is None else [short(c) for c in classes],
-        impurity_name=impurity_label(model.criterion), rounded=False, node_ids=True,
-        highlight=marks, label_lines=lines,
-        fontsize=tree_font_size(model.tree_.n_leaves) if fontsize is None else fontsize,
-        rankdir=rankdir, max_depth=cut, precision=3)
-    dot = dot.replace("digraph Tree {\n", "digraph Tree {\n"
-                      'graph [bgcolor="transparent", nodesep=0.2, ranksep=0.35, '
-                      "pad=0.1] ;\n", 1)
+    dot, cut = drawn_dot(
+        model, tree, highlight=marks, label_lines=lines, rankdir=rankdir,
+        fontsize=tree_font_size(model.tree_.n_leaves) if fontsize is None else fontsize)
     return dot, {"depth_cut": cut}
 
 

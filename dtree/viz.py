@@ -144,32 +144,43 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
             extra.append(f"priority = {tree.split_improvement[i]:.4f}")
         if extra:
             lines[i] = extra
+    dot, info["depth_cut"] = drawn_dot(model, tree, highlight=highlight, label_lines=lines,
+                                       fontsize=fontsize, rankdir=rankdir)
+    if on_path:
+        dot = _mark_path(dot, on_path)
+    return dot, info
+
+
+def drawn_dot(model, tree, *, highlight=None, label_lines=None, fontsize=TREE_FONT_SIZE,
+              rankdir="TB", impurity=True, max_nodes=MAX_DRAWN_NODES):
+    """DOT of ``tree`` (a tree of ``model``: a step, or a pruned tree) the way
+    the app draws every tree: the model's names, classes, categories and
+    criterion, square boxes, a tight transparent layout, and a tree of more
+    than ``max_nodes`` nodes cut at a depth.  Returns (dot, depth cut or None).
+    """
     classes = getattr(model, "classes_", None)
     max_depth = None
-    if tree.node_count > MAX_DRAWN_NODES:
+    if tree.node_count > max_nodes:
         counts = np.cumsum(np.bincount(tree.depth - tree.depth.min()))
-        max_depth = max(int(np.searchsorted(counts, MAX_DRAWN_NODES, side="right")) - 1, 1)
-        info["depth_cut"] = max_depth
+        max_depth = max(int(np.searchsorted(counts, max_nodes, side="right")) - 1, 1)
     dot = export_graphviz(
         tree,
-        feature_names=[short(f) for f in model.feature_names_in_],
+        feature_names=[short(f) for f in model._feature_names_list()],
         class_names=None if classes is None else [short(c) for c in classes],
-        impurity_name=impurity_label(criterion),
+        impurity_name=impurity_label(criterion_of(model)),
         categories=category_labels(model),
         # square corners: Graphviz draws rounded boxes as paths, and the
         # browser-side renderer of st.graphviz_chart samples every path point
         # by point when the tree changes (10x slower steps at 31 nodes)
         rounded=False,
-        node_ids=True, highlight=highlight, label_lines=lines, fontsize=fontsize,
-        rankdir=rankdir, max_depth=max_depth, precision=3,
+        node_ids=True, impurity=impurity, highlight=highlight, label_lines=label_lines,
+        fontsize=fontsize, rankdir=rankdir, max_depth=max_depth, precision=3,
     )
     # layout of our own (constant text, no user input): tighter, transparent
     dot = dot.replace("digraph Tree {\n", "digraph Tree {\n"
                       'graph [bgcolor="transparent", nodesep=0.2, ranksep=0.35, '
                       "pad=0.1] ;\n", 1)
-    if on_path:
-        dot = _mark_path(dot, on_path)
-    return dot, info
+    return dot, max_depth
 
 
 def _path_weights(path, node_count) -> dict:

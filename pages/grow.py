@@ -160,7 +160,8 @@ def stepper():
         for label in panels():
             if state.get("panel") in label:
                 state["panel"] = label[lang() == "zh"]
-    inspector, predict, importance, regions, accuracy, orders, export = st.tabs(labels, key="panel", on_change="rerun")
+    inspector, predict, importance, regions, accuracy, orders, export = st.tabs(
+        labels, key="panel", on_change="rerun")
     if inspector.open is not False:
         with inspector:
             node_inspector(tree, step)

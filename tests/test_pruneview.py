@@ -420,3 +420,14 @@ def test_regression_tables_and_memo():
     assert pv.memo(owner, "k", lambda: calls.append(1) or 5) == 5
     assert pv.memo(owner, "k", lambda: calls.append(1) or 6) == 5
     assert calls == [1] and pv.has_memo(owner, "k") and not pv.has_memo(owner, "j")
+
+
+def test_a_presets_tree_is_drawn_with_the_criterion_it_used():
+    """ID3/C4.5 fix their criterion (criterion_), whatever `criterion` says."""
+    frame = pd.read_csv(Path(__file__).resolve().parents[1] / "data" / "watermelon2.csv")
+    X, y = frame.iloc[:, 1:-1], frame.iloc[:, -1]
+    model = DecisionTreeClassifier(algorithm="c4.5", categorical_features=list(X.columns))
+    model.fit(X, y)
+    dot, _ = pv.tree_dot(model, model.tree_)
+    assert "entropy = 0.998" in dot and "gini" not in dot
+    assert 'label="模糊"' in dot
