@@ -19,7 +19,7 @@ TEST_STAMP := $(VENV)/.installed-test
 CHROMIUM ?= /usr/bin/chromium
 PYTEST_ARGS ?=
 
-.PHONY: venv install install-test chromium run test bench clean
+.PHONY: venv install install-test chromium graphviz run test bench clean
 
 venv install: $(RUNTIME_STAMP)
 
@@ -50,10 +50,22 @@ chromium:
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-noto-cjk; \
 	fi
 
+# Graphviz's dot is optional for the app (Streamlit draws DOT in the browser);
+# the tests install it so that the SVG and PNG exports are tested too.
+graphviz:
+	@if command -v dot >/dev/null; then \
+	  echo "dot: $$(command -v dot)"; \
+	else \
+	  if [ "$$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  set -e; \
+	  $$SUDO apt-get update; \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y graphviz; \
+	fi
+
 run: $(RUNTIME_STAMP)
 	$(BIN)/streamlit run app.py --browser.gatherUsageStats false
 
-test: $(TEST_STAMP) chromium
+test: $(TEST_STAMP) chromium graphviz
 	$(BIN)/python -m pytest tests $(PYTEST_ARGS)
 
 bench: $(TEST_STAMP)

@@ -26,9 +26,6 @@ st.html("""<style>
 [data-testid='stGraphVizChart'] svg { display: inline-block; }
 </style>""")
 
-# the URL of a page opened before the frame ran (see pages.shared.require_frame)
-for name, values in st.session_state.pop("_wanted_query", {}).items():
-    st.query_params[name] = values if len(values) > 1 else values[0]
 restore_view_from_url()  # a prepared link: its dataset, parameters and view
 current_table()  # a built-in dataset is loaded before any page runs
 st.session_state["_framed"] = True  # see pages.shared.require_frame
@@ -50,23 +47,44 @@ state["lang_pick"] = state["lang"]
 with st.sidebar:
     st.segmented_control("Language / 语言", list(LANGUAGES), key="lang_pick",
                          format_func=LANGUAGES.get, on_change=_pick_language)
-top = st.container(horizontal=True, horizontal_alignment="right")
+top = st.container(horizontal=True, horizontal_alignment="right", key="presenter_switch")
 top.toggle(tr("Presenter mode", "演示模式"), key="present", bind="query-params",
            persist_state="session",
-           help=tr("Large type, no sidebar and a bigger tree, for a projector. Keys on the "
-                   "Grow page: → next step, ← previous step, P play/pause, Home reset, "
-                   "End grow all.",
-                   "大字号、隐藏侧边栏、放大决策树，适合投影。生长页快捷键：→ 下一步，"
-                   "← 上一步，P 播放/暂停，Home 重置，End 全部生长。"))
+           help=tr("Large type, no sidebar, the tree scaled to the window and the controls "
+                   "in one bar, for a projector. Keys on the Grow, Compare and Prune pages: "
+                   "→ next step, ← previous step, P play/pause (Grow), Home reset, End grow "
+                   "all.",
+                   "大字号、隐藏侧边栏、决策树缩放到窗口大小、控件排成一行，适合投影。"
+                   "生长、比较和剪枝页的快捷键：→ 下一步，← 上一步，P 播放/暂停（生长页），"
+                   "Home 重置，End 全部生长。"))
 
-# Presenter mode (?present=true): larger type, no sidebar, a bigger tree.
-# Constant CSS again; the toggle itself sits at the top of every page.
+# Presenter mode (?present=true): larger type, no sidebar or header, the
+# controls in one bar and the tree scaled down to the rest of the window
+# (pages/grow.py, compare.py and prune.py put their trees in containers keyed
+# tree_box*, their bars in stepbar*).  Constant CSS again, no user text.
 if presenting():
     st.html("""<style>
-html { font-size: 24px; }
+html { font-size: 22px; }
 [data-testid='stSidebar'], [data-testid='stSidebarCollapsedControl'],
-[data-testid='stExpandSidebarButton'] { display: none !important; }
-[data-testid='stMainBlockContainer'] { max-width: 100%; }
+[data-testid='stExpandSidebarButton'], [data-testid='stHeader'] { display: none !important; }
+[data-testid='stMainBlockContainer'] { max-width: 100%; padding: 0.4rem 1rem 1rem 1rem; }
+[data-testid='stMainBlockContainer'] [data-testid='stVerticalBlock'] { gap: 0.45rem; }
+.st-key-presenter_switch { position: fixed; top: 0.3rem; right: 0.6rem; width: auto;
+  z-index: 999990; background: rgba(255,255,255,0.85); border-radius: 0.5rem;
+  padding: 0 0.4rem; }
+.st-key-presenter_switch label p { font-size: 0.55rem; }
+[class*='st-key-stepbar'] { row-gap: 0.2rem; }
+[class*='st-key-stepbar'] p { font-size: 0.75rem; }
+[class*='st-key-stepbar'] button { min-height: 2rem; padding: 0.1rem 0.5rem; }
+[class*='st-key-keys_legend'] { position: fixed; bottom: 0.2rem; right: 0.6rem; width: auto;
+  z-index: 999990; opacity: 0.75; }
+[class*='st-key-keys_legend'] p { font-size: 0.55rem; }
+.st-key-narration p { font-size: 0.75rem; margin-bottom: 0; }
+[class*='st-key-tree_box'] [data-testid='stGraphVizChart'] { display: flex;
+  justify-content: center; }
+[class*='st-key-tree_box'] [data-testid='stGraphVizChart'] svg {
+  max-width: 100%; max-height: calc(100vh - var(--dtree-above-tree, 125px));
+  width: auto !important; height: auto !important; }
 [data-testid='stPlotlyChart'] .gtitle, [data-testid='stPlotlyChart'] .xtitle,
 [data-testid='stPlotlyChart'] .ytitle { font-size: 26px !important; }
 </style>""")
@@ -83,12 +101,7 @@ pages = [
     st.Page("pages/learn.py", title=tr("Learn", "原理"), icon=":material/school:",
             url_path="learn"),
 ]
-# a page opened before the frame ran (see pages.shared.require_frame)
-wanted = st.session_state.pop("_wanted", None)
 chosen = st.navigation(pages)
-if wanted and wanted[6:-3] != chosen.url_path and \
-        any(p.url_path == wanted[6:-3] for p in pages):
-    st.switch_page(wanted)
 try:
     chosen.run()
 finally:  # also when a page stops early (st.stop) on a message

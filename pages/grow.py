@@ -8,11 +8,14 @@ import streamlit as st
 
 from dtree import explain, viz
 from pages.shared import (chosen_parameters, criterion_name, current_setup, current_table,
-                          fitted, growth_name, lang, md, prepared, presenting, require_frame,
+                          fitted, growth_name, keys_legend, lang, md, prepared, presenting,
+                          require_frame,
                           sidebar_controls, table_title, tr)
 from pages.terms import STOP_REASONS_ZH
 
 SPEEDS = {"slow (2 s)": 2.0, "medium (1 s)": 1.0, "fast (0.5 s)": 0.5}
+#: DOT font size in presenter mode: drawn large, scaled down to fit the window.
+PRESENTER_FONT = 20
 SPEEDS_ZH = {"slow (2 s)": "慢（2 秒）", "medium (1 s)": "中（1 秒）", "fast (0.5 s)": "快（0.5 秒）"}
 state = st.session_state
 require_frame()
@@ -21,16 +24,9 @@ table = current_table()
 setup = current_setup(table)
 
 
-# The first run of a session draws the tree alone, and the sidebar and the
-# panels a moment later (show_the_rest_soon): the tree is on screen sooner.
-first_run = not state.get("panels_ready")
-state["panels_ready"] = True
 preset, criterion, params = chosen_parameters(setup.task)
-if not first_run:
-    sidebar_controls(setup.task, preset)
+sidebar_controls(setup.task, preset)
 prep, error = prepared(table, setup)
-if error and first_run:
-    sidebar_controls(setup.task, preset)
 if error:
     st.title(tr("Grow", "生长"))
     st.error(md(error), icon=":material/error:")
@@ -38,8 +34,6 @@ if error:
                  icon=":material/table:")
     st.stop()
 fit, error = fitted(table, setup, prep, preset, criterion, params)
-if error and first_run:
-    sidebar_controls(setup.task, preset)
 if error:
     st.title(tr("Grow", "生长"))
     st.error(tr(f"The tree could not be grown: {md(error)}", f"无法生长决策树：{md(error)}"),
@@ -51,9 +45,12 @@ for note in fit.prep.notes[len(prep.notes):]:  # what this fit did to the data (
     st.caption(md(note))
 prep = fit.prep
 
-st.markdown(f"### {md(table_title(table))} · {preset} · {criterion_name(fit.criterion)} · "
-            f"{growth_name(model.growth_)} · "
-            + tr(f"{len(prep.y_train):,} training rows", f"{len(prep.y_train):,} 个训练样本"))
+heading = (f"{md(table_title(table))} · {preset} · {criterion_name(fit.criterion)} · "
+           f"{growth_name(model.growth_)} · "
+           + tr(f"{len(prep.y_train):,} training rows", f"{len(prep.y_train):,} 个训练样本"))
+heading_short = f"{md(table_title(table))} · {preset} · {criterion_name(fit.criterion)}"
+if not presenting():  # (presenter mode: the bar carries a short title)
+    st.markdown(f"### {heading}")
 
 
 # -- step controls ----------------------------------------------------------------
@@ -86,58 +83,31 @@ def stepper():
         st.rerun()
     if playing and time.monotonic() - state.get("last_tick", 0.0) >= 0.8 * speed:
         state["last_tick"] = time.monotonic()
-        if state.get("step", 0) < n_steps:
-            state["step"] = state.get("step", 0) + 1
+        if shown_step() < n_steps:
+            state["step"] = shown_step() + 1
         else:
             state["playing"] = False
             st.rerun()
 
-    buttons = st.container(horizontal=True, vertical_alignment="bottom")
-    buttons.button(tr("Previous step", "上一步"), key="prev", on_click=move, kwargs={"delta": -1},
-                   icon=":material/skip_previous:", disabled=n_steps == 0, shortcut="Left")
-    buttons.button(tr("Next step", "下一步"), key="next", on_click=move, kwargs={"delta": 1},
-                   type="primary", icon=":material/skip_next:", disabled=n_steps == 0,
-                   shortcut="Right")
-    buttons.button(tr("Pause", "暂停") if playing else tr("Play", "播放"), key="play",
-                   on_click=toggle_play,
-                   icon=":material/pause:" if playing else ":material/play_arrow:",
-                   disabled=n_steps == 0, shortcut="P")
-    buttons.button(tr("Reset", "重置"), key="reset", on_click=move, kwargs={"to": 0},
-                   icon=":material/restart_alt:", shortcut="Home")
-    buttons.button(tr("Grow all", "全部生长"), key="grow_all", on_click=move, kwargs={"to": n_steps},
-                   icon=":material/fast_forward:", shortcut="End")
-    if first_run:  # the step from the URL, before its slider exists
-        step = state["step"] = url_step()
-    else:
-        buttons.selectbox(tr("Speed", "速度"), list(SPEEDS), index=1, key="speed", width=180,
-                          format_func={v: tr(v, SPEEDS_ZH[v]) for v in SPEEDS}.get,
-                          persist_state="session")
-        if n_steps:
-            st.slider(tr("Step (splits made so far)", "步骤（已完成的划分次数）"), 0, n_steps,
-                      key="step", bind="query-params")
-        step = int(state.get("step", 0)) if n_steps else 0
+    step = shown_step()
+    present = presenting()
+    step_bar(step, compact=present)
 
     cc = fit.cost_complexity(step)
     tree = model.tree_at(step)
     size = viz.tree_font_size(model.tree_.n_leaves)
+    # presenter mode: drawn large, then scaled down to the window (app.py's CSS)
     dot, info = viz.step_dot(model, step, cost_complexity=cc, rankdir=tree_direction(),
-                             fontsize=size + 6 if presenting() else size,
+                             fontsize=PRESENTER_FONT if present else size,
                              path=prediction_path(step))
-    st.graphviz_chart(dot, width="content")
-    narrate(step, info)
-    best_first = model.growth_ == "best_first"
-    st.caption(tr("Vermillion border: the node split in this step. Blue border: the next "
-                  "node to split. gain: the split's impurity decrease; g(t): its "
-                  "cost-complexity (R(t) − R(T_t)) / (|T_t| − 1)"
-                  + ("; priority: the improvement a waiting leaf would bring (best-first "
-                     "splits the largest next)." if best_first else "."),
-                  "朱红色边框：本步划分的结点。蓝色边框：下一个要划分的结点。"
-                  "samples：样本数；value：各类别的样本数（回归树为均值）；class：预测的类别；"
-                  "True/False：满足/不满足划分条件的分支。"
-                  "gain：该划分使不纯度减少的量（增益，信息熵准则下即信息增益 g(D,A)）；"
-                  "g(t)：代价复杂度剪枝中该结点的 (R(t) − R(T_t)) / (|T_t| − 1)"
-                  + ("；priority：等待划分的叶结点被划分后能带来的改进量（最优优先生长"
-                     "先划分最大的）。" if best_first else "。")))
+    if present:
+        with st.container(key="narration"):
+            narrate(step, info, title=heading_short)
+    with st.container(key="tree_box"):
+        st.graphviz_chart(dot, width="content")
+    if not present:
+        narrate(step, info)
+        colour_legend()
     if info.get("path"):
         st.caption(tr("Reddish-purple double outline and thick edges: the path of the sample "
                       "chosen in the Prediction tab (w = the share of it that takes a branch "
@@ -152,9 +122,92 @@ def stepper():
                       "层（更深的结点显示为灰色的“(...)”方框）。限制 max_depth 或 "
                       "max_leaf_nodes 可以看到整棵树。"))
 
-    if first_run:
-        st.caption(tr("Loading the node inspector…", "正在加载结点检查器…"))
-        return
+    if present:  # the inspector and the panels fold away below the tree
+        more = st.expander(tr("Node inspector and panels", "结点检查与其他面板"),
+                           key="more_panels", on_change="rerun", expanded=False)
+        if not more.open:
+            return
+        with more:
+            colour_legend()
+            panels_view(tree, step)
+    else:
+        panels_view(tree, step)
+
+
+def shown_step():
+    """The step on screen: the slider's value (kept in session state), or on
+    a session's first run, before the slider exists, the URL's (which the
+    slider, bound to ?step=, is about to take)."""
+    if not n_steps:
+        return 0
+    if "step" in state:
+        return int(min(max(int(state["step"]), 0), n_steps))
+    step = url_step()
+    if st.query_params.get("step") not in (None, str(step)):  # ?step=99: the last step
+        state["step"] = step  # (the slider would take its default, 0)
+    return step
+
+
+def step_bar(step, compact=False):
+    """One row of controls: previous, next, play, reset, grow all, speed and
+    the step slider (and in presenter mode, ``compact``: icons only, a step
+    counter and the keys).  Previous is disabled at step 0 and Next at the
+    last step, so that a key press never silently does nothing."""
+    bar = st.container(horizontal=True, vertical_alignment="center", key="stepbar",
+                       gap="small")
+
+    def button(label, key, icon, **kwargs):
+        bar.button("" if compact else label, key=key, icon=icon,
+                   help=label if compact else None, **kwargs)
+    button(tr("Previous step", "上一步"), "prev", ":material/skip_previous:", on_click=move,
+           kwargs={"delta": -1}, disabled=step <= 0, shortcut="Left")
+    button(tr("Next step", "下一步"), "next", ":material/skip_next:", on_click=move,
+           kwargs={"delta": 1}, type="primary", disabled=step >= n_steps, shortcut="Right")
+    button(tr("Pause", "暂停") if playing else tr("Play", "播放"), "play",
+           ":material/pause:" if playing else ":material/play_arrow:", on_click=toggle_play,
+           disabled=n_steps == 0, shortcut="P")
+    button(tr("Reset", "重置"), "reset", ":material/restart_alt:", on_click=move,
+           kwargs={"to": 0}, disabled=step <= 0, shortcut="Home")
+    button(tr("Grow all", "全部生长"), "grow_all", ":material/fast_forward:", on_click=move,
+           kwargs={"to": n_steps}, disabled=step >= n_steps, shortcut="End")
+    names = {v: tr(v, SPEEDS_ZH[v]) for v in SPEEDS}
+    if compact:  # just the interval
+        names = {v: tr(f"every {t:g} s", f"每 {t:g} 秒") for v, t in SPEEDS.items()}
+    bar.selectbox(tr("Speed", "速度"), list(SPEEDS), index=1, key="speed",
+                  width=140 if compact else 180, format_func=names.get,
+                  persist_state="session",
+                  label_visibility="collapsed" if compact else "visible")
+    if n_steps:
+        where = bar if compact else st
+        where.slider(tr("Step (splits made so far)", "步骤（已完成的划分次数）"), 0, n_steps,
+                     key="step", bind="query-params",
+                     label_visibility="collapsed" if compact else "visible",
+                     width=260 if compact else "stretch")
+    if compact:
+        bar.markdown(tr(f"**step {step} / {n_steps}**", f"**第 {step} / {n_steps} 步**"),
+                     width="content")
+        keys_legend(tr("P play/pause", "P 播放/暂停"))
+
+
+def colour_legend():
+    best_first = model.growth_ == "best_first"
+    st.caption(tr("Vermillion border: the node split in this step. Blue border: the next "
+                  "node to split. gain: the split's impurity decrease; g(t): its "
+                  "cost-complexity (R(t) − R(T_t)) / (|T_t| − 1)"
+                  + ("; priority: the improvement a waiting leaf would bring (best-first "
+                     "splits the largest next)." if best_first else "."),
+                  "朱红色边框：本步划分的结点。蓝色边框：下一个要划分的结点。"
+                  "samples：样本数；value：各类别的样本数（回归树为均值）；class：预测的类别；"
+                  "True/False：满足/不满足划分条件的分支。"
+                  "gain：该划分使不纯度减少的量（增益，信息熵准则下即信息增益 g(D,A)）；"
+                  "g(t)：代价复杂度剪枝中该结点的 (R(t) − R(T_t)) / (|T_t| − 1)"
+                  + ("；priority：等待划分的叶结点被划分后能带来的改进量（最优优先生长"
+                     "先划分最大的）。" if best_first else "。")))
+
+
+def panels_view(tree, step):
+    """The tabs below the tree: inspector, prediction, importances, regions,
+    scores, growth orders, export (each computed only while open)."""
     labels = [label[lang() == "zh"] for label in panels()]
     if state.get("panel") not in labels:  # a tab opened in the other language
         for label in panels():
@@ -248,27 +301,35 @@ def branch_sizes(s):
     return tr(f"rows per branch: {sizes}", f"各分支样本数：{sizes}")
 
 
-def narrate(step, info):
-    """One sentence on what this step did."""
+def narrate(step, info, title=None):
+    """One sentence on what this step did (after a short ``title`` of the
+    data and the algorithm, in presenter mode)."""
+    sentence = step_sentence(step)
+    if n_steps == 0 and not title:
+        st.info(sentence)
+    else:
+        st.markdown(f"**{title}** · {sentence}" if title else sentence)
+
+
+def step_sentence(step):
+    """What this step did, in Markdown (user text escaped)."""
     if n_steps == 0:
         reason = md(reason_text(model.tree_.stop_reason[0] or "no split"))
-        st.info(tr(f"The root cannot be split ({reason}): the tree is a single leaf.",
-                   f"根结点无法划分（{reason}）：决策树只有一个叶结点。"))
-        return
+        return tr(f"The root cannot be split ({reason}): the tree is a single leaf.",
+                  f"根结点无法划分（{reason}）：决策树只有一个叶结点。")
     if step == 0:
         s = model.steps_[0]
-        st.markdown(tr(f"**Step 0 of {n_steps}:** the root holds all {s.n_node_samples:,} "
-                       f"training rows. Next, node #{s.node} is split on {split_phrase(s)}.",
-                       f"**第 0 步（共 {n_steps} 步）：** 根结点包含全部 {s.n_node_samples:,} "
-                       f"个训练样本。下一步，结点 #{s.node} 将按 {split_phrase(s)} 划分。"))
-        return
+        return tr(f"**Step 0 of {n_steps}:** the root holds all {s.n_node_samples:,} "
+                  f"training rows. Next, node #{s.node} is split on {split_phrase(s)}.",
+                  f"**第 0 步（共 {n_steps} 步）：** 根结点包含全部 {s.n_node_samples:,} "
+                  f"个训练样本。下一步，结点 #{s.node} 将按 {split_phrase(s)} 划分。")
     s = model.steps_[step - 1]
     number = s.gain_ratio if fit.criterion == "gain_ratio" else s.gain
     value = f"{gain_word()} {number:.3f}"
-    st.markdown(tr(f"**Step {step} of {n_steps}:** node #{s.node} was split on "
-                   f"{split_phrase(s)} ({branch_sizes(s)}; {value}).",
-                   f"**第 {step} 步（共 {n_steps} 步）：** 结点 #{s.node} 按 "
-                   f"{split_phrase(s)} 划分（{branch_sizes(s)}；{value}）。"))
+    return tr(f"**Step {step} of {n_steps}:** node #{s.node} was split on "
+              f"{split_phrase(s)} ({branch_sizes(s)}; {value}).",
+              f"**第 {step} 步（共 {n_steps} 步）：** 结点 #{s.node} 按 "
+              f"{split_phrase(s)} 划分（{branch_sizes(s)}；{value}）。")
 
 
 # -- node inspector ---------------------------------------------------------------
@@ -620,13 +681,3 @@ def tree_direction():
 
 
 stepper()
-if first_run:
-    state["first_run_at"] = time.monotonic()
-
-    @st.fragment(run_every=0.3)
-    def show_the_rest_soon():
-        # runs once inside this run (nothing to do), then on the timer
-        if time.monotonic() - state.get("first_run_at", 0.0) > 0.2:
-            st.rerun()
-
-    show_the_rest_soon()

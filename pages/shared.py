@@ -67,24 +67,37 @@ def presenting() -> bool:
     return bool(st.session_state.get("present", False))
 
 
+def keys_legend(extra: str = "") -> None:
+    """Presenter mode: the stepping keys, small, in the window's corner
+    (app.py's CSS places containers keyed keys_legend*)."""
+    keys = tr("keys: ← → step · Home first · End last",
+              "快捷键：← → 上一步/下一步 · Home 第一步 · End 最后一步")
+    with st.container(key="keys_legend"):
+        st.caption(f"{keys} · {extra}" if extra else keys)
+
+
 def require_frame() -> None:
     """Make sure app.py (the frame) runs around this page.
 
-    On the first run after the server starts, Streamlit treats a folder named
-    ``pages/`` as a legacy multipage app and may run a page script on its own
-    (when the first URL opened is that page's).  Send such a run through the
-    frame, which then takes over with ``st.navigation`` and opens the page
-    that was asked for (``_wanted``).
+    Until ``st.navigation`` has run once in the server process, Streamlit
+    treats a folder named ``pages/`` beside the main script as a legacy
+    multipage app (``PagesManager.uses_pages_directory``): the very first run
+    after the server starts, when its URL names a page (``/compare``), runs
+    that page's script on its own, without the frame.  Such a run stops
+    here and asks for a rerun of the same URL with the legacy mode off, so
+    that the frame runs and opens the page with its query string intact
+    (presenter mode, language, step...).  ``st.switch_page`` would drop the
+    query string, and bound widgets (the presenter toggle) would then write
+    their defaults back into the URL.
     """
-    if not st.session_state.get("_framed"):
-        import inspect
-        from pathlib import Path
+    if st.session_state.get("_framed"):
+        return
+    from streamlit.runtime.pages_manager import PagesManager
 
-        caller = Path(inspect.stack()[1].filename)
-        st.session_state["_wanted"] = f"pages/{caller.name}"
-        st.session_state["_wanted_query"] = {k: st.query_params.get_all(k)
-                                             for k in st.query_params}
-        st.switch_page("app.py")
+    # (what st.navigation itself sets on its first call; Streamlit is pinned
+    # to 1.67.*, and tests/test_app_pages.py checks this path)
+    PagesManager.uses_pages_directory = False
+    st.rerun()
 
 
 # ---------------------------------------------------------------------------

@@ -92,7 +92,9 @@ def test_parameters_change_the_tree():
     deep = n_nodes(dot(at))
     at.number_input(key="max_depth").set_value(1).run()
     assert_clean(at)
-    at.button(key="grow_all").click().run()
+    # the step stays at the (new) last step: Grow all and Next are disabled
+    assert at.button(key="grow_all").disabled and at.button(key="next").disabled
+    assert not at.button(key="prev").disabled
     assert n_nodes(dot(at)) == 3 < deep
     at.selectbox(key="criterion").set_value("entropy").run()
     assert "entropy = " in dot(at)
@@ -369,8 +371,14 @@ def test_presenter_mode_hides_the_sidebar_and_enlarges_the_tree():
     css = [h.proto.body for h in presenting.get("html")]
     assert any("[data-testid='stSidebar']" in body and "display: none" in body for body in css)
     assert not any("stSidebar" in h.proto.body for h in plain.get("html"))
+    # drawn large, then scaled down to the window by the CSS
     size = int(re.search(r"fontsize=(\d+)", dot(plain)).group(1))
-    assert int(re.search(r"fontsize=(\d+)", dot(presenting)).group(1)) == size + 6
+    assert int(re.search(r"fontsize=(\d+)", dot(presenting)).group(1)) > size
+    assert any("max-height: calc(100vh" in body for body in css)
+    assert not any("max-height: calc(100vh" in h.proto.body for h in plain.get("html"))
+    # one bar of controls, and the inspector folded away
+    assert presenting.expander(key="more_panels") is not None
+    assert not presenting.get("tabs") and plain.get("tabs")
 
 
 # -- the view in the URL ------------------------------------------------------------------
