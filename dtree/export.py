@@ -67,6 +67,19 @@ _REGRESSION_CRITERIA = {
 #: Criteria whose node impurity is a different, better known quantity.
 _IMPURITY_DISPLAY_NAME = {"gain_ratio": "entropy"}
 
+#: The fixed words of a DOT drawing, in English (scikit-learn's) and in
+#: Chinese (the seeds' terms: 结点, 样本数, 类别分布, 类别, 是/否).
+DOT_WORDS = {
+    "en": {"node": "node", "samples": "samples", "share": "samples", "value": "value",
+           "mean": "value", "class": "class", "in": "in", "true": "True", "false": "False",
+           "impurity": "impurity"},
+    "zh": {"node": "结点", "samples": "样本数", "share": "样本占比", "value": "类别分布",
+           "mean": "均值", "class": "类别", "in": "∈", "true": "是", "false": "否",
+           "impurity": "不纯度"},
+}
+#: How the numbers that are not finite read in Chinese (English: Python's).
+_NONFINITE_ZH = {"inf": "∞", "-inf": "−∞", "nan": "无"}
+
 _TEXT_COLOUR = "#000000"
 _BORDER_COLOUR = "#404040"
 _TRUNCATED_FILL = "#C0C0C0"
@@ -579,6 +592,7 @@ def export_graphviz(
     palette=None,
     impurity_name=None,
     categories=None,
+    lang="en",
 ):
     """Draw a fitted tree as Graphviz DOT source.
 
@@ -637,6 +651,12 @@ def export_graphviz(
         ``est.categories_``.  A multiway node shows its feature and labels
         each edge with its categories; a subset node shows
         ``feature in {...}`` with True/False edges.
+    lang : {"en", "zh"}
+        Language of the fixed words: ``"zh"`` writes 结点, 样本数 (样本占比),
+        类别分布 (均值 for regressors), 类别, ∈ and 是/否 edges instead of
+        node, samples, value, class, in and True/False.  ``impurity_name``
+        is used as given (pass it in the same language); names from the
+        user are never translated.
 
     Returns
     -------
@@ -645,6 +665,9 @@ def export_graphviz(
     """
     view = _TreeView(est)
     cats = categories if categories is not None else view.attr("categories_")
+    if lang not in DOT_WORDS:
+        raise ValueError(f"lang must be one of {sorted(DOT_WORDS)}; got {lang!r}")
+    words = DOT_WORDS[lang]
     _check_int(precision, "precision", 0)
     precision = int(precision)
     if max_depth is not None:
@@ -698,7 +721,7 @@ def export_graphviz(
 
     if impurity_name is None:
         crit = view.criterion_name()
-        impurity_name = _IMPURITY_DISPLAY_NAME.get(crit, crit) if crit else "impurity"
+        impurity_name = _IMPURITY_DISPLAY_NAME.get(crit, crit) if crit else words["impurity"]
 
     fills = _fill_colours(view, classifier, colours) if filled else None
 
@@ -724,9 +747,13 @@ def export_graphviz(
     else:
         rows = view.value[:, :, 0].tolist()
 
+    def number(text):
+        """A formatted number; "inf" and "nan" in the drawing's language."""
+        return _NONFINITE_ZH.get(text, text) if lang == "zh" else text
+
     def value_text(node):
         if not classifier:
-            parts = [_format_number(v, precision) for v in rows[node]]
+            parts = [number(_format_number(v, precision)) for v in rows[node]]
             return parts[0] if single_output else "[" + ", ".join(parts) + "]"
         if integral[node]:
             groups = ["[" + ", ".join(str(int(v)) for v in row) + "]" for row in rows[node]]
@@ -742,27 +769,29 @@ def export_graphviz(
         lines = []
         if node_ids:
             shown_id = node if view.display_ids is None else view.display_ids[node]
-            lines.append(esc(f"node #{shown_id}"))
+            lines.append(esc(f"{words['node']} #{shown_id}"))
         if not view.is_leaf(node):
             f = int(view.feature[node])
             fname = f"feature_{f}" if feature_text is None else feature_text[f]
             if view.kind[node] == 0:
-                lines.append(f"{fname} <= {_format_threshold(thresholds[node], precision)}")
+                threshold = number(_format_threshold(thresholds[node], precision))
+                lines.append(f"{fname} <= {threshold}")
             elif view.kind[node] == 1:
                 left = esc("{" + ", ".join(view.branch_names(node, cats)[0]) + "}")
-                lines.append(f"{fname} in {left}")
+                lines.append(f"{fname} {words['in']} {left}")
             else:
                 lines.append(f"{fname} = ?")
         if impurity:
-            lines.append(f"{impurity_text} = {_format_number(impurities[node], precision)}")
+            value = number(_format_number(impurities[node], precision))
+            lines.append(f"{impurity_text} = {value}")
         if proportion:
             pct = 100.0 * samples[node] / total if total else 0.0
-            lines.append(f"samples = {pct:.1f}%")
+            lines.append(f"{words['share']} = {pct:.1f}%")
         else:
-            lines.append(f"samples = {int(samples[node])}")
-        lines.append(f"value = {value_text(node)}")
+            lines.append(f"{words['samples']} = {int(samples[node])}")
+        lines.append(f"{words['value' if classifier else 'mean']} = {value_text(node)}")
         if class_text is not None:
-            lines.append(f"class = {class_text[best[node]]}")
+            lines.append(f"{words['class']} = {class_text[best[node]]}")
         lines.extend(extra_text.get(node, ()))
         return lines
 
@@ -817,7 +846,7 @@ def export_graphviz(
             elif parent == 0:
                 is_left = position == 0
                 angle = angles[0] if is_left else angles[1]
-                text = "True" if is_left else "False"
+                text = words["true"] if is_left else words["false"]
                 edge += f' [labeldistance=2.5, labelangle={angle}, headlabel="{text}"]'
             out.append(edge + " ;\n")
         if not truncated and not view.is_leaf(node):

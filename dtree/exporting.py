@@ -104,23 +104,25 @@ def _classes(model):
 # ---------------------------------------------------------------------------
 
 
-def tree_dot(model, step: int, *, style: str = "app") -> str:
+def tree_dot(model, step: int, *, style: str = "app", lang: str = "en") -> str:
     """DOT source of ``model.tree_at(step)``.
 
     ``style="app"``: the drawing the app shows (:func:`dtree.viz.step_dot`:
     node ids, gains, the nodes split in this step and next outlined);
     ``style="plain"``: a clean ``export_graphviz`` of the tree.  Both get a
     white background, so that the SVG/PNG read well in any viewer.
+    ``lang="zh"``: the boxes' fixed words in Chinese (user names unchanged).
     """
     if style == "app":
-        dot = step_dot(model, step)[0]
+        dot = step_dot(model, step, lang=lang)[0]
     elif style == "plain":
         classes = _classes(model)
         dot = export_graphviz(
             model.tree_at(step), feature_names=_feature_names(model),
             class_names=None if classes is None else [str(c) for c in classes],
             categories=getattr(model, "categories_", None),
-            impurity_name=impurity_label(model.criterion_), node_ids=True)
+            impurity_name=impurity_label(model.criterion_, lang), node_ids=True,
+            lang=lang)
     else:
         raise ValueError(f"style must be 'app' or 'plain'; got {style!r}")
     # the last value of a graph attribute wins (constant text, no user input)

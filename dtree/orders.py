@@ -244,11 +244,13 @@ def expansion_rows(comparison: OrderComparison, growth) -> list[dict]:
 
 
 def orders_dot(comparison: OrderComparison, growth, *, highlight=(), label_lines=None,
-               fontsize=None, rankdir="TB", impurity=True, max_drawn_nodes=255) -> str:
+               fontsize=None, rankdir="TB", impurity=True, max_drawn_nodes=255,
+               lang="en") -> str:
     """DOT of order ``growth``'s tree with the common node numbers, the nodes
     in ``highlight`` (node ids of that tree) outlined in reddish purple and
     ``label_lines`` ({node id: [text]}) appended to the boxes.  Large trees
-    are cut at a depth, like the Grow page's tree."""
+    are cut at a depth, like the Grow page's tree.  ``lang="zh"``: the
+    boxes' fixed words in Chinese (see ``dtree.viz.drawn_dot``)."""
     from .viz import drawn_dot, tree_font_size
 
     run = comparison.runs[growth]
@@ -259,7 +261,7 @@ def orders_dot(comparison: OrderComparison, growth, *, highlight=(), label_lines
         fontsize = tree_font_size(tree.n_leaves)
     dot, _ = drawn_dot(model, tree, highlight={int(n): DIFFERENT for n in highlight},
                        label_lines=label_lines, fontsize=fontsize, rankdir=rankdir,
-                       impurity=impurity, max_nodes=max_drawn_nodes)
+                       impurity=impurity, max_nodes=max_drawn_nodes, lang=lang)
     # a thicker border than export_graphviz's, for the nodes that are drawn
     thick = "".join(f"{int(n)} [penwidth=6] ;\n" for n in highlight
                     if f"\n{int(n)} [label=" in dot)

@@ -128,12 +128,12 @@ def tree_dot(model, tree, *, g_by_id=None, highlight=None, lines_by_id=None, lan
         if extra:
             lines[i] = extra
     marks = {index[nid]: colour for nid, colour in (highlight or {}).items() if nid in index}
-    return _export(model, tree, lines, marks, rankdir, fontsize)
+    return _export(model, tree, lines, marks, rankdir, fontsize, lang)
 
 
-def _export(model, tree, lines, marks, rankdir, fontsize):
+def _export(model, tree, lines, marks, rankdir, fontsize, lang="en"):
     dot, cut = drawn_dot(
-        model, tree, highlight=marks, label_lines=lines, rankdir=rankdir,
+        model, tree, highlight=marks, label_lines=lines, rankdir=rankdir, lang=lang,
         fontsize=tree_font_size(model.tree_.n_leaves) if fontsize is None else fontsize)
     return dot, {"depth_cut": cut}
 
@@ -163,7 +163,7 @@ def greyed_dot(model, tree, keep, *, collapsed=(), g_by_id=None, highlight=None,
         lines.setdefault(index[nid], []).append(_t(lang, "(pruned here)", "（在此剪枝）"))
     marks = {index[nid]: JUST_SPLIT for nid in collapsed}
     marks.update({index[nid]: colour for nid, colour in (highlight or {}).items()})
-    dot, info = _export(model, tree, lines, marks, rankdir, fontsize)
+    dot, info = _export(model, tree, lines, marks, rankdir, fontsize, lang)
     return grey_out(dot, np.flatnonzero(~keep)), info
 
 

@@ -72,6 +72,24 @@ IMPURITY_ZH = {"entropy": "信息熵", "gini": "基尼系数", "mse": "均方误
                "poisson": "泊松偏差"}
 
 
+#: The words step_dot adds to the boxes (the seeds' terms in Chinese).
+STEP_WORDS = {
+    "en": {"gain": "gain", "info_gain": "gain", "gain_ratio": "gain ratio",
+           "priority": "priority"},
+    "zh": {"gain": "增益", "info_gain": "信息增益", "gain_ratio": "信息增益比",
+           "priority": "优先级"},
+}
+
+
+def step_words(criterion: str, lang: str = "en") -> dict:
+    """The words of step_dot's extra lines; ``gain`` is 信息增益 under an
+    entropy criterion (the decrease of entropy is the information gain)."""
+    words = dict(STEP_WORDS["zh" if lang == "zh" else "en"])
+    if criterion in ("entropy", "log_loss"):
+        words["gain"] = words["info_gain"]
+    return words
+
+
 def _say(lang: str, en: str, zh: str) -> str:
     """A figure's text in the language asked for ("en" or "zh")."""
     return zh if lang == "zh" else en
@@ -89,7 +107,7 @@ def tree_font_size(n_leaves: int) -> int:
 
 
 def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
-             fontsize=None, path=None) -> tuple[str, dict]:
+             fontsize=None, path=None, lang="en") -> tuple[str, dict]:
     """DOT of ``model.tree_at(k)`` with the teaching annotations.
 
     Each node shows its id, split, impurity, samples, class counts (or mean)
@@ -103,6 +121,9 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
     nodes get a double outline (reddish purple unless the step colours them)
     and its edges are drawn thick in reddish purple, labelled ``w = ...``
     where C4.5 sends a fraction of the sample.
+    ``lang="zh"``: every fixed word in Chinese (结点, 样本数, 类别分布, 类别,
+    信息增益 or 增益, 信息增益比, 优先级, 是/否 edges; see :data:`STEP_WORDS`
+    and ``export_graphviz``); the formula symbols g(t) and w stay.
 
     Returns (dot, info) where info says what was highlighted or cut.
     """
@@ -125,6 +146,7 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
     for node in on_path:
         highlight.setdefault(node, ON_PATH)
     criterion = criterion_of(model)
+    words = step_words(criterion, lang)
     ratio = criterion == "gain_ratio"
     best_first = getattr(model, "growth_", None) == "best_first"
     g = None if cost_complexity is None else cost_complexity["g"].to_numpy()
@@ -134,29 +156,30 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
             step = by_node.get(int(nid))
             parts = []
             if step is not None:
-                parts.append(f"gain ratio = {step.gain_ratio:.3f}" if ratio
-                             else f"gain = {step.gain:.3f}")
+                parts.append(f"{words['gain_ratio']} = {step.gain_ratio:.3f}" if ratio
+                             else f"{words['gain']} = {step.gain:.3f}")
             if g is not None and np.isfinite(g[i]):
                 parts.append(f"g(t) = {g[i]:.4f}")
             if parts:
                 extra.append(", ".join(parts))
         elif best_first and np.isfinite(tree.split_improvement[i]):
-            extra.append(f"priority = {tree.split_improvement[i]:.4f}")
+            extra.append(f"{words['priority']} = {tree.split_improvement[i]:.4f}")
         if extra:
             lines[i] = extra
     dot, info["depth_cut"] = drawn_dot(model, tree, highlight=highlight, label_lines=lines,
-                                       fontsize=fontsize, rankdir=rankdir)
+                                       fontsize=fontsize, rankdir=rankdir, lang=lang)
     if on_path:
         dot = _mark_path(dot, on_path)
     return dot, info
 
 
 def drawn_dot(model, tree, *, highlight=None, label_lines=None, fontsize=TREE_FONT_SIZE,
-              rankdir="TB", impurity=True, max_nodes=MAX_DRAWN_NODES):
+              rankdir="TB", impurity=True, max_nodes=MAX_DRAWN_NODES, lang="en"):
     """DOT of ``tree`` (a tree of ``model``: a step, or a pruned tree) the way
     the app draws every tree: the model's names, classes, categories and
     criterion, square boxes, a tight transparent layout, and a tree of more
-    than ``max_nodes`` nodes cut at a depth.  Returns (dot, depth cut or None).
+    than ``max_nodes`` nodes cut at a depth; the fixed words in ``lang``
+    ("en" or "zh").  Returns (dot, depth cut or None).
     """
     classes = getattr(model, "classes_", None)
     max_depth = None
@@ -167,14 +190,14 @@ def drawn_dot(model, tree, *, highlight=None, label_lines=None, fontsize=TREE_FO
         tree,
         feature_names=[short(f) for f in model._feature_names_list()],
         class_names=None if classes is None else [short(c) for c in classes],
-        impurity_name=impurity_label(criterion_of(model)),
+        impurity_name=impurity_label(criterion_of(model), lang),
         categories=category_labels(model),
         # square corners: Graphviz draws rounded boxes as paths, and the
         # browser-side renderer of st.graphviz_chart samples every path point
         # by point when the tree changes (10x slower steps at 31 nodes)
         rounded=False,
         node_ids=True, impurity=impurity, highlight=highlight, label_lines=label_lines,
-        fontsize=fontsize, rankdir=rankdir, max_depth=max_depth, precision=3,
+        fontsize=fontsize, rankdir=rankdir, max_depth=max_depth, precision=3, lang=lang,
     )
     # layout of our own (constant text, no user input): tighter, transparent
     dot = dot.replace("digraph Tree {\n", "digraph Tree {\n"
@@ -360,7 +383,7 @@ def category_figure(bars, feature, lang="en"):
                            hovertext=[_say(lang, f"{n} rows", f"{n} 个样本")
                                       for n in bars["n_category"]]))
     return _layout(fig, _say(lang, f"gain of “category vs the rest” on {_plain(feature, 40)}",
-                             f"{_plain(feature, 40)}：“该类别 vs 其余类别”的增益"),
+                             f"{_plain(feature, 40)}：“该类别对其余类别”的增益"),
                    xaxis_title=_plain(feature, 48), yaxis_title=_say(lang, "gain", "增益"))
 
 

@@ -6,7 +6,7 @@ import streamlit as st
 from dtree import compare, explain, viz
 from dtree.prepare import PRESETS, criteria_for
 from pages.shared import (GROWTH, chosen_parameters, current_setup, current_table, fitted,
-                          lang, md, prepared, presenting, require_frame, tr)
+                          lang, md, prepared, presenting, require_frame, said, tr)
 
 state = st.session_state
 require_frame()
@@ -40,7 +40,7 @@ classification = task == "classification"
 st.title(tr("Compare trees", "比较决策树"))
 prep, error = prepared(table, setup)
 if error:
-    st.error(md(error), icon=":material/error:")
+    st.error(md(said(error)), icon=":material/error:")
     st.page_link("pages/data.py", label=tr("Choose the data", "选择数据"),
                  icon=":material/table:")
     st.stop()
@@ -167,7 +167,7 @@ for i, col in enumerate(heads):
         fit, error = fitted(table, setup, prep, preset, criterion, params)
         if error:
             st.error(tr(f"This tree could not be grown: {md(error)}",
-                        f"无法生成这棵树：{md(error)}"), icon=":material/error:")
+                        f"无法生成这棵树：{md(said(error))}"), icon=":material/error:")
             configs.append((i, label, None, None))
             continue
         key = (table.key, setup, preset, criterion, tuple(sorted(params.items())))
@@ -247,7 +247,7 @@ for i, label, profile, _ in configs:
             st.markdown(f"**{md(label)}**")
         model = profile.model
         k = min(step, profile.n_steps)
-        dot, info = viz.step_dot(model, k, fontsize=FONT[per_row])
+        dot, info = viz.step_dot(model, k, fontsize=FONT[per_row], lang=lang())
         tree = profile.tree(k)
         if divergence is not None:
             node = compare.node_at(tree, divergence.path)

@@ -6,7 +6,7 @@ from dtree import viz
 from dtree.io import BUILTIN, DataError
 from dtree.prepare import infer_task
 from pages.shared import (builtin_table, current_setup, current_table, identifiers,
-                          inferred_types, lang, md, prepared, require_frame, summary,
+                          inferred_types, lang, md, prepared, require_frame, said, summary,
                           table_title, tr, upload_table, use_table)
 from pages.terms import DATASETS_ZH, TASKS_ZH
 
@@ -106,7 +106,7 @@ if "upload_error" in st.session_state:
     name, message = st.session_state["upload_error"]
     st.error(tr(f"**{md(name)}** could not be used: {md(message)}  \n"
                 f"Still using **{md(table_title(table))}**.",
-                f"无法使用 **{md(name)}**：{md(message)}  \n"
+                f"无法使用 **{md(name)}**：{md(said(message))}  \n"
                 f"仍在使用 **{md(table_title(table))}**。"), icon=":material/error:")
 
 st.markdown(tr(f"**In use:** {md(table_title(table))} — {len(table.frame):,} rows × "
@@ -114,7 +114,7 @@ st.markdown(tr(f"**In use:** {md(table_title(table))} — {len(table.frame):,} r
                f"**当前数据：** {md(table_title(table))} — {len(table.frame):,} 行 × "
                f"{table.frame.shape[1]:,} 列"))
 for note in table.notes:
-    st.caption(md(note))
+    st.caption(md(said(note)))
 
 # -- columns ------------------------------------------------------------------
 frame = table.frame
@@ -167,7 +167,7 @@ with right:
                    help=tr("Inferred from the column's values; change it here.",
                            "根据列中的取值推断；可在此修改。"))
 for note in type_notes:
-    st.caption(md(note))
+    st.caption(md(said(note)))
 
 setup = current_setup(table)
 
@@ -224,7 +224,7 @@ b.number_input(tr("Random seed", "随机种子"), 0, 2**31 - 1, 0, key="seed",
 setup = current_setup(table)
 prep, error = prepared(table, setup)
 if error:
-    st.error(md(error), icon=":material/error:")
+    st.error(md(said(error)), icon=":material/error:")
 else:
     st.success(tr(f"{len(prep.y_train):,} training rows and {len(prep.y_test):,} test rows; "
                   f"{len(prep.feature_names):,} features for the engine; {setup.task}.",
@@ -232,6 +232,6 @@ else:
                   f"{len(prep.feature_names):,} 个特征交给算法；{task_name(setup.task)}任务。"),
                icon=":material/check:")
     for note in prep.notes:
-        st.caption(md(note))
+        st.caption(md(said(note)))
     st.page_link("pages/grow.py", label=tr("Grow the tree", "生长决策树"),
                  icon=":material/arrow_forward:")

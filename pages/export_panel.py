@@ -51,15 +51,16 @@ def file_builders(model, step: int, *, title: str, style: str, language: str):
     at = f"{stem}_step{step}"
 
     def dot():
-        return cached_file(model, ("dot", step, style),
-                           lambda: exporting.tree_dot(model, step, style=style).encode())
+        return cached_file(model, ("dot", step, style, language),
+                           lambda: exporting.tree_dot(model, step, style=style,
+                                                      lang=language).encode())
 
     def graphviz(fmt):
         def build():
             tree = model.tree_at(step)
             dpi = exporting.png_dpi(tree.node_count) if fmt == "png" else None
             return exporting.render_dot(dot().decode(), fmt, dpi=dpi)
-        return lambda: cached_file(model, (fmt, step, style), build)
+        return lambda: cached_file(model, (fmt, step, style, language), build)
 
     def rules():
         return cached_file(model, ("txt", step),

@@ -9,8 +9,7 @@ import streamlit as st
 from dtree import explain, viz
 from pages.shared import (chosen_parameters, criterion_name, current_setup, current_table,
                           fitted, growth_name, keys_legend, lang, md, prepared, presenting,
-                          require_frame,
-                          sidebar_controls, table_title, tr)
+                          require_frame, said, sidebar_controls, table_title, tr)
 from pages.terms import STOP_REASONS_ZH
 
 SPEEDS = {"slow (2 s)": 2.0, "medium (1 s)": 1.0, "fast (0.5 s)": 0.5}
@@ -29,20 +28,20 @@ sidebar_controls(setup.task, preset)
 prep, error = prepared(table, setup)
 if error:
     st.title(tr("Grow", "生长"))
-    st.error(md(error), icon=":material/error:")
+    st.error(md(said(error)), icon=":material/error:")
     st.page_link("pages/data.py", label=tr("Choose the data", "选择数据"),
                  icon=":material/table:")
     st.stop()
 fit, error = fitted(table, setup, prep, preset, criterion, params)
 if error:
     st.title(tr("Grow", "生长"))
-    st.error(tr(f"The tree could not be grown: {md(error)}", f"无法生长决策树：{md(error)}"),
-             icon=":material/error:")
+    st.error(tr(f"The tree could not be grown: {md(error)}",
+                f"无法生长决策树：{md(said(error))}"), icon=":material/error:")
     st.stop()
 model = fit.model
 n_steps = fit.n_steps
 for note in fit.prep.notes[len(prep.notes):]:  # what this fit did to the data (ID3)
-    st.caption(md(note))
+    st.caption(md(said(note)))
 prep = fit.prep
 
 heading = (f"{md(table_title(table))} · {preset} · {criterion_name(fit.criterion)} · "
@@ -99,7 +98,7 @@ def stepper():
     # presenter mode: drawn large, then scaled down to the window (app.py's CSS)
     dot, info = viz.step_dot(model, step, cost_complexity=cc, rankdir=tree_direction(),
                              fontsize=PRESENTER_FONT if present else size,
-                             path=prediction_path(step))
+                             path=prediction_path(step), lang=lang())
     if present:
         with st.container(key="narration"):
             narrate(step, info, title=heading_short)
@@ -197,11 +196,11 @@ def colour_legend():
                   + ("; priority: the improvement a waiting leaf would bring (best-first "
                      "splits the largest next)." if best_first else "."),
                   "朱红色边框：本步划分的结点。蓝色边框：下一个要划分的结点。"
-                  "samples：样本数；value：各类别的样本数（回归树为均值）；class：预测的类别；"
-                  "True/False：满足/不满足划分条件的分支。"
-                  "gain：该划分使不纯度减少的量（增益，信息熵准则下即信息增益 g(D,A)）；"
+                  "类别分布：各类别的样本数（回归树为均值）；类别：预测的类别；"
+                  "是/否：满足/不满足划分条件的分支。"
+                  "增益：该划分使不纯度减少的量（信息熵准则下即信息增益 g(D,A)）；"
                   "g(t)：代价复杂度剪枝中该结点的 (R(t) − R(T_t)) / (|T_t| − 1)"
-                  + ("；priority：等待划分的叶结点被划分后能带来的改进量（最优优先生长"
+                  + ("；优先级：等待划分的叶结点被划分后能带来的改进量（最优优先生长"
                      "先划分最大的）。" if best_first else "。")))
 
 
@@ -598,7 +597,7 @@ def gain_chart(s, nid):
         st.caption(tr("One bar per category: the gain of the split “this category against "
                       "all the others” at this node (CART searches groups of categories; "
                       "these are the single-category groups).",
-                      "每个类别一根柱：在该结点按“此类别 vs 其余所有类别”划分的增益（CART "
+                      "每个类别一根柱：在该结点按“此类别对其余所有类别”划分的增益（CART "
                       "搜索的是类别的分组；这里画的是只含一个类别的分组）。"))
     if missing:
         st.caption(tr(f"{missing} row(s) at this node have no value of this feature; they "

@@ -14,7 +14,7 @@ import streamlit as st
 
 from dtree import orders
 from dtree.orders import ORDERS
-from pages.shared import current_fit, md, tr
+from pages.shared import current_fit, lang, md, said, tr
 
 
 def url_choice(label, options, *, key, default, **kwargs):
@@ -100,7 +100,7 @@ def growth_orders_panel():
     for growth in ORDERS:
         fit, error = current_fit(growth=growth, max_leaf_nodes=budget)
         if error:
-            st.error(tr("The trees could not be grown: ", "无法生成决策树：") + md(error),
+            st.error(tr("The trees could not be grown: ", "无法生成决策树：") + md(said(error)),
                      icon=":material/error:")
             return
         models[growth] = fit.model
@@ -167,7 +167,7 @@ def _same_tree(comparison, budget, n_nodes):
     run = comparison.runs["depth_first"]
     lines = {run.node_of(p): [" · ".join(v)] for p, v in ranks.items()
              if run.node_of(p) is not None}
-    _graph(orders.orders_dot(comparison, "depth_first", label_lines=lines))
+    _graph(orders.orders_dot(comparison, "depth_first", label_lines=lines, lang=lang()))
     st.caption(tr(
         "DF / BF / Best k: the node is the k-th split of depth-first / breadth-first / "
         "best-first growth.",
@@ -213,4 +213,5 @@ def _budget_trees(comparison, budget):
             # side stay readable in half the width
             _graph(orders.orders_dot(comparison, this,
                                      highlight=comparison.differing_nodes(this, other),
-                                     label_lines=lines, rankdir="LR", impurity=False))
+                                     label_lines=lines, rankdir="LR", impurity=False,
+                                     lang=lang()))

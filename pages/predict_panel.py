@@ -29,7 +29,7 @@ from dtree import viz
 from dtree.prediction import (distribution_figure, explain_prediction, explanation,
                               feature_names, fmt_value, importance_figure, importance_latex,
                               importance_summary, importance_terms, importances_at, rule_text)
-from pages.shared import lang, md, tr
+from pages.shared import lang, md, said, tr
 
 MISSING = -1  # the "missing" option of a categorical feature's selectbox
 SOURCES = ("row", "custom")
@@ -309,7 +309,7 @@ def prediction_panel(fit, step, key_prefix="pred"):
         return
     result, error = _explain(fit, sample, step)
     if error:
-        st.error(tr("This sample cannot be predicted: ", "无法预测这个样本：") + md(error),
+        st.error(tr("This sample cannot be predicted: ", "无法预测这个样本：") + md(said(error)),
                  icon=":material/error:")
         return
     left, right = st.columns([1, 1], gap="large")

@@ -13,7 +13,9 @@ from dtree import pruneview as pv
 from dtree._pruning import (ccp_cross_validate, ccp_holdout, ccp_prune, pessimistic_prune,
                             pruning_sequence, reduced_error_prune)
 from dtree.viz import JUST_SPLIT, NEXT_SPLIT
-from pages.shared import current_fit, current_setup, current_table, lang, md, require_frame, tr
+from pages.shared import (current_fit, current_setup, current_table, lang, md, require_frame,
+                          said, tr)
+from pages.terms import STOP_REASONS_ZH, zh
 
 state = st.session_state
 require_frame()
@@ -74,7 +76,7 @@ full = st.toggle(tr("Grow the full tree first (no max_depth / leaf limit)",
                          "后剪枝从一棵很深的树开始。关闭时：使用“生长”页面的限制条件生长的树。"))
 fit, error = current_fit(max_depth=None, max_leaf_nodes=None) if full else current_fit()
 if error:
-    st.error(tr("The tree could not be grown: ", "无法生长决策树：") + md(error),
+    st.error(tr("The tree could not be grown: ", "无法生长决策树：") + md(said(error)),
              icon=":material/error:")
     st.stop()
 model, prep = fit.model, fit.prep
@@ -98,7 +100,8 @@ if len(seq) == 0:
     reason = model.tree_.stop_reason[0] or "no split"
     st.info(tr(f"The tree is a single leaf ({md(reason)}): there is nothing to prune. "
                "Turn on “Grow the full tree first” or relax the Grow page's limits.",
-               f"这棵树只有一个叶结点（{md(reason)}）：没有可剪的分支。请打开“先让树完全生长”，"
+               f"这棵树只有一个叶结点（{md(zh(STOP_REASONS_ZH, reason, reason))}）：没有可剪的分支。"
+               "请打开“先让树完全生长”，"
                "或放宽“生长”页面的限制。"), icon=":material/info:")
     st.stop()
 
@@ -119,7 +122,7 @@ def computed(key, compute, spinner=None):
         with st.spinner(spinner, show_time=True):
             return pv.memo(fit, key, compute)
     except (ValueError, TypeError) as exc:
-        st.warning(tr("Could not compute this part: ", "这一部分无法计算：") + md(exc),
+        st.warning(tr("Could not compute this part: ", "这一部分无法计算：") + md(said(exc)),
                    icon=":material/warning:")
         return None
 

@@ -30,7 +30,7 @@ from dtree.io import BUILTIN, DataError, load_builtin, read_table
 from dtree.prepare import (CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA, Setup,
                            column_summary, criteria_for, estimator_for, identifier_columns,
                            infer_task, infer_types, prepare)
-from pages.terms import CRITERIA_ZH, DATASETS_ZH, GROWTH_ZH, PRESETS_ZH, zh
+from pages.terms import CRITERIA_ZH, DATASETS_ZH, GROWTH_ZH, PRESETS_ZH, message_zh, zh
 
 DEFAULT_DATASET = "Iris"
 SETUP_KEYS = ("target", "task", "feature_mode", "features", "categorical", "test_size",
@@ -60,6 +60,13 @@ def lang() -> str:
 def tr(en: str, zh: str) -> str:
     """The text in the interface language: ``tr("Next step", "下一步")``."""
     return zh if lang() == "zh" else en
+
+
+def said(message) -> str:
+    """One of the engine's messages (an error or a note, plain text in
+    English) in the interface language: known ones are looked up in
+    ``pages.terms.MESSAGES_ZH``.  Escape the result as before (``md``)."""
+    return message_zh(message) if lang() == "zh" else str(message)
 
 
 def presenting() -> bool:
