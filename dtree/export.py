@@ -593,6 +593,7 @@ def export_graphviz(
     impurity_name=None,
     categories=None,
     lang="en",
+    compact=False,
 ):
     """Draw a fitted tree as Graphviz DOT source.
 
@@ -632,6 +633,10 @@ def export_graphviz(
         as grey ``(...)`` boxes.
     label_lines : dict {node index: list of str}, optional
         Extra lines appended to a node's box.  Escaped like all user text.
+    compact : bool
+        One line fewer per box, for a projector: with ``node_ids``, ``#id``
+        starts the box's next line (the split, or a leaf's impurity) instead
+        of taking a line of its own.
     highlight : dict {node index: colour}, optional
         Draw these nodes with a thick border of the given colour
         (``#rrggbb``, ``#rrggbbaa`` or a Graphviz colour name).
@@ -793,6 +798,8 @@ def export_graphviz(
         if class_text is not None:
             lines.append(f"{words['class']} = {class_text[best[node]]}")
         lines.extend(extra_text.get(node, ()))
+        if compact and node_ids and len(lines) > 1:  # "node #3" + "x <= 1" -> "#3  x <= 1"
+            lines[:2] = [f"#{lines[0].rsplit('#', 1)[-1]}  {lines[1]}"]
         return lines
 
     font = _dot_quote(fontname)

@@ -106,8 +106,23 @@ def tree_font_size(n_leaves: int) -> int:
     return 20 if n_leaves <= 4 else 17 if n_leaves <= 8 else TREE_FONT_SIZE
 
 
+def fitting_direction(tree, aspect: float = 2.1) -> str:
+    """"TB" or "LR": the layout in which ``tree`` (its final shape) is drawn
+    largest in a window ``aspect`` times as wide as it is high.
+
+    An estimate from the shape alone, in units of the font size: a box is
+    about 12 wide and 6.5 high (its lines and margin), ranks are 1.5 apart.
+    Top-down, the leaves share the width and the levels the height; left to
+    right, the other way round."""
+    leaves = max(int(tree.n_leaves), 1)
+    levels = int(tree.max_depth) + 1
+    top_down = min(aspect / (leaves * 12.5), 1 / (levels * 8.0))
+    left_right = min(aspect / (levels * 14.0), 1 / (leaves * 6.5))
+    return "LR" if left_right > top_down else "TB"
+
+
 def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
-             fontsize=None, path=None, lang="en") -> tuple[str, dict]:
+             fontsize=None, path=None, lang="en", compact=False) -> tuple[str, dict]:
     """DOT of ``model.tree_at(k)`` with the teaching annotations.
 
     Each node shows its id, split, impurity, samples, class counts (or mean)
@@ -124,6 +139,8 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
     ``lang="zh"``: every fixed word in Chinese (结点, 样本数, 类别分布, 类别,
     信息增益 or 增益, 信息增益比, 优先级, 是/否 edges; see :data:`STEP_WORDS`
     and ``export_graphviz``); the formula symbols g(t) and w stay.
+    ``compact``: one line fewer per box and tighter spacing, for a projector
+    (see :func:`drawn_dot`).
 
     Returns (dot, info) where info says what was highlighted or cut.
     """
@@ -167,19 +184,22 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
         if extra:
             lines[i] = extra
     dot, info["depth_cut"] = drawn_dot(model, tree, highlight=highlight, label_lines=lines,
-                                       fontsize=fontsize, rankdir=rankdir, lang=lang)
+                                       fontsize=fontsize, rankdir=rankdir, lang=lang,
+                                       compact=compact)
     if on_path:
         dot = _mark_path(dot, on_path)
     return dot, info
 
 
 def drawn_dot(model, tree, *, highlight=None, label_lines=None, fontsize=TREE_FONT_SIZE,
-              rankdir="TB", impurity=True, max_nodes=MAX_DRAWN_NODES, lang="en"):
+              rankdir="TB", impurity=True, max_nodes=MAX_DRAWN_NODES, lang="en",
+              compact=False):
     """DOT of ``tree`` (a tree of ``model``: a step, or a pruned tree) the way
     the app draws every tree: the model's names, classes, categories and
     criterion, square boxes, a tight transparent layout, and a tree of more
     than ``max_nodes`` nodes cut at a depth; the fixed words in ``lang``
-    ("en" or "zh").  Returns (dot, depth cut or None).
+    ("en" or "zh").  ``compact``: the node id shares the box's next line and
+    the ranks are closer, for a projector.  Returns (dot, depth cut or None).
     """
     classes = getattr(model, "classes_", None)
     max_depth = None
@@ -198,11 +218,12 @@ def drawn_dot(model, tree, *, highlight=None, label_lines=None, fontsize=TREE_FO
         rounded=False,
         node_ids=True, impurity=impurity, highlight=highlight, label_lines=label_lines,
         fontsize=fontsize, rankdir=rankdir, max_depth=max_depth, precision=3, lang=lang,
+        compact=compact,
     )
     # layout of our own (constant text, no user input): tighter, transparent
+    spacing = "nodesep=0.15, ranksep=0.25" if compact else "nodesep=0.2, ranksep=0.35"
     dot = dot.replace("digraph Tree {\n", "digraph Tree {\n"
-                      'graph [bgcolor="transparent", nodesep=0.2, ranksep=0.35, '
-                      "pad=0.1] ;\n", 1)
+                      f'graph [bgcolor="transparent", {spacing}, pad=0.1] ;\n', 1)
     return dot, max_depth
 
 

@@ -98,7 +98,7 @@ def stepper():
     # presenter mode: drawn large, then scaled down to the window (app.py's CSS)
     dot, info = viz.step_dot(model, step, cost_complexity=cc, rankdir=tree_direction(),
                              fontsize=PRESENTER_FONT if present else size,
-                             path=prediction_path(step), lang=lang())
+                             path=prediction_path(step), lang=lang(), compact=present)
     if present:
         with st.container(key="narration"):
             narrate(step, info, title=heading_short)
@@ -672,9 +672,12 @@ def score_panel(step):
 
 def tree_direction():
     """Top-down, or left-to-right for wide trees (decided on the final tree,
-    so that the layout does not flip while stepping)."""
+    so that the layout does not flip while stepping).  In presenter mode,
+    "auto" is the layout that draws the final tree largest in the window."""
     choice = state.get("layout", "auto")
     if choice == "auto":
+        if presenting():
+            return viz.fitting_direction(model.tree_)
         return "LR" if model.tree_.n_leaves > 8 else "TB"
     return "LR" if choice == "left to right" else "TB"
 
