@@ -11,7 +11,7 @@ Run it with ``make run`` (or ``streamlit run app.py``).
 import streamlit as st
 
 from pages.shared import (LANGUAGES, current_table, presenting, restore_view_from_url, tr,
-                          write_view_to_url)
+                          url_warning, write_view_to_url)
 
 st.set_page_config(page_title="dtree: watch a decision tree learn", page_icon="🌳",
                    layout="wide", initial_sidebar_state="expanded")
@@ -37,6 +37,9 @@ if state.get("lang") not in LANGUAGES:
     asked = st.query_params.get("lang")
     asked = {label: code for code, label in LANGUAGES.items()}.get(asked, asked)  # ?lang=中文
     state["lang"] = asked if asked in LANGUAGES else "en"
+    if asked is not None and asked not in LANGUAGES:  # said by url_warning() below
+        state.setdefault("_url_problems", {"data": None, "ignored": []})["ignored"].append(
+            "lang")
 
 
 def _pick_language():
@@ -102,6 +105,11 @@ pages = [
             url_path="learn"),
 ]
 chosen = st.navigation(pages)
+# a prepared link that named an unknown dataset or had values that do not
+# parse: say so on whatever page it opened (until another page is opened)
+warning = url_warning(chosen.url_path)
+if warning:
+    st.warning(warning, icon=":material/link_off:")
 try:
     chosen.run()
 finally:  # also when a page stops early (st.stop) on a message

@@ -16,6 +16,9 @@ Plain functions for the Compare page (no Streamlit):
   the train/test score of the grown tree cut at every depth and of the tree
   after every step (against its number of leaves), and its predictions at a
   step;
+* :func:`find_parting` picks, from pairs of (algorithm, criterion) worth
+  comparing, the first whose trees part on the data (the Compare page's
+  default and its offers when the trees are all the same);
 * :func:`agreement_matrix` compares the trees' test predictions;
 * :func:`impurity_curves` evaluates the engine's impurity criteria for a
   two-class node over p;
@@ -182,6 +185,71 @@ def divergence_step(div) -> int | None:
     differently: the smallest step after which some tree has split it."""
     done = [s + 1 for s in div.steps if s is not None]
     return min(done) if done else None
+
+
+# ---------------------------------------------------------------------------
+# Choosing trees that part
+# ---------------------------------------------------------------------------
+
+#: Pairs of (algorithm, criterion) worth putting side by side, in the order
+#: the Compare page tries them: the first pair whose trees part on the data
+#: is its default (see :func:`find_parting`).
+CLASSIFICATION_PAIRS = (
+    (("CART", "gini"), ("CART", "entropy")),  # does the impurity measure matter?
+    (("ID3", "entropy"), ("C4.5", "gain_ratio")),  # information gain or gain ratio
+    (("CART", "gini"), ("C4.5", "gain_ratio")),  # binary Gini or multiway gain ratio
+    (("CART", "gini"), ("ID3", "entropy")),
+    (("CART", "gini"), ("CART", "misclassification")),
+)
+REGRESSION_PAIRS = (
+    (("CART", "squared_error"), ("CART", "absolute_error")),  # mean or median
+    (("CART", "squared_error"), ("CART", "poisson")),
+    (("CART", "absolute_error"), ("CART", "friedman_mse")),
+)
+#: Changes made to both trees' parameters, tried in this order when no pair
+#: parts with the page's own: no depth limit, then larger leaves.
+ADJUSTMENTS = ({}, {"max_depth": None}, {"min_samples_leaf": 5})
+
+
+@dataclass
+class Parting:
+    """Configurations whose trees part.
+
+    configs : ((algorithm, criterion), ...)
+    changes : what was changed in the parameters given to
+        :func:`find_parting` (the same for every tree); empty if nothing
+    params : the parameters every tree was grown with
+    step : the lockstep step at which they part (:func:`divergence_step`)
+    """
+
+    configs: tuple
+    changes: dict
+    params: dict
+    step: int | None
+
+
+def find_parting(pairs, fit, params, adjustments=ADJUSTMENTS):
+    """The first of ``pairs`` whose trees part, trying every pair with
+    ``params`` before changing any parameter (``adjustments``, in order,
+    skipping those that change nothing).  ``fit(algorithm, criterion,
+    params)`` returns a fitted model, or None if that tree cannot be grown.
+    Returns a :class:`Parting`, or None when every tree tried is the same.
+    Deterministic: the same data and parameters give the same answer."""
+    seen = []
+    for change in adjustments:
+        grown = {**params, **change}
+        if grown in seen:
+            continue
+        seen.append(grown)
+        changes = {k: v for k, v in change.items() if params.get(k) != v}
+        for configs in pairs:
+            models = [fit(a, c, dict(grown)) for a, c in configs]
+            if any(m is None for m in models):
+                continue
+            div = first_divergence(models)
+            if div is not None:
+                return Parting(tuple(configs), changes, grown, divergence_step(div))
+    return None
 
 
 # ---------------------------------------------------------------------------

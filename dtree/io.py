@@ -19,7 +19,8 @@ How a text file is read:
 * column names are made unique, non-empty and at most ``MAX_NAME_LENGTH``
   characters long, and every such change is reported.
 
-``BUILTIN`` is the registry of bundled datasets (one line each).
+``BUILTIN`` is the registry of bundled datasets (one line each), each with a
+short ``key`` for links; :func:`find_builtin` finds one by key or title.
 """
 
 from __future__ import annotations
@@ -66,28 +67,47 @@ class Builtin:
     #: The test fraction to start with: 0 for the textbook tables, whose
     #: printed numbers are computed on every row.
     test_size: float = 0.25
+    #: A short name for links (``?data=iris``): lower case, no spaces.
+    key: str = ""
 
 
 #: Title -> dataset.  Adding a dataset is one line here plus the file in data/.
 BUILTIN = {
-    "Iris": Builtin("iris.csv", "species", "150 flowers, 4 measurements, 3 species"),
-    "Wine": Builtin("wine.csv", "class", "178 wines, 13 chemical measurements, 3 cultivars"),
+    "Iris": Builtin("iris.csv", "species", "150 flowers, 4 measurements, 3 species",
+                    key="iris"),
+    "Wine": Builtin("wine.csv", "class", "178 wines, 13 chemical measurements, 3 cultivars",
+                    key="wine"),
     "Penguins": Builtin("penguins.csv", "species",
-                        "344 Palmer penguins: measurements, island, sex; some missing"),
+                        "344 Palmer penguins: measurements, island, sex; some missing",
+                        key="penguins"),
     "Cats (lecture example)": Builtin("cats.csv", "cat", "10 animals, 3 yes/no features",
-                                      test_size=0.0),
+                                      test_size=0.0, key="cats"),
     "Loan applications (Li Hang)": Builtin(
         "loan.csv", "类别", "李航《统计学习方法》表5.1: 15 applicants, 4 categorical features",
-        test_size=0.0),
+        test_size=0.0, key="loan"),
     "PlayTennis (Quinlan, Mitchell)": Builtin(
-        "playtennis.csv", "PlayTennis", "14 days, 4 weather features", test_size=0.0),
+        "playtennis.csv", "PlayTennis", "14 days, 4 weather features", test_size=0.0,
+        key="playtennis"),
     "Watermelon 2.0 (Zhou Zhihua)": Builtin(
         "watermelon2.csv", "好瓜", "周志华《机器学习》表4.1: 17 melons, 6 features",
-        test_size=0.0),
+        test_size=0.0, key="watermelon2"),
     "Watermelon 2.0α, missing values (Zhou Zhihua)": Builtin(
         "watermelon2_alpha.csv", "好瓜", "周志华《机器学习》表4.4: table 4.1 with gaps",
-        test_size=0.0),
+        test_size=0.0, key="watermelon2a"),
 }
+
+
+def find_builtin(name) -> str | None:
+    """The title of the built-in dataset called ``name``: its short key
+    (``"iris"``) or its full title, in any case; None for anything else
+    (never a fallback)."""
+    wanted = " ".join(str(name).split()).casefold()
+    if not wanted:
+        return None
+    for title, spec in BUILTIN.items():
+        if wanted in (spec.key.casefold(), title.casefold()):
+            return title
+    return None
 
 
 def load_builtin(title: str) -> pd.DataFrame:

@@ -4,9 +4,12 @@ import numpy as np
 import streamlit as st
 
 from dtree import compare, explain, viz
-from dtree.prepare import PRESETS, criteria_for
-from pages.shared import (GROWTH, chosen_parameters, current_setup, current_table, fitted,
-                          lang, md, prepared, presenting, require_frame, said, tr)
+from dtree.io import BUILTIN
+from dtree.prepare import PRESETS, Setup, criteria_for, infer_task
+from pages.shared import (GROWTH, builtin_table, chosen_parameters, current_setup,
+                          current_table, default_target, fitted, identifiers, inferred_types,
+                          lang, md, prepared, presenting, require_frame, said, table_title, tr,
+                          use_table)
 
 state = st.session_state
 require_frame()
@@ -56,15 +59,61 @@ st.markdown(tr(f"**{md(table.title)}** · {len(y_train):,} training rows, "
 
 
 # -- the configurations -------------------------------------------------------------
+# The default columns are the first pair of compare.CLASSIFICATION_PAIRS /
+# REGRESSION_PAIRS whose trees part on this data (found by fitting them), so
+# that the page opens on trees that differ, with where they part marked.
+def pairs_for(task_):
+    if task_ == "classification":
+        return compare.CLASSIFICATION_PAIRS
+    return tuple(pair for pair in compare.REGRESSION_PAIRS
+                 if poisson_ok or all(c != "poisson" for _, c in pair))
+
+
+PAIRS = pairs_for(task)
+#: Columns 3 and 4 (when asked for): the next of these not already shown.
+MORE = ([("CART", "gain_ratio"), ("CART", "misclassification"), ("CART", "entropy"),
+         ("CART", "gini"), ("C4.5", "gain_ratio"), ("ID3", "entropy")] if classification else
+        [("CART", c) for c in ("squared_error", "absolute_error", "friedman_mse", "poisson")
+         if c != "poisson" or poisson_ok])
+#: On a training set larger than this (rows × features) only the first pair is
+#: tried, with the page's parameters: every try is a fit.
+SEARCH_CELLS = 2_000_000
+
+
+def parting(table_, setup_, prep_, params, adjustments=compare.ADJUSTMENTS):
+    """compare.find_parting on a dataset, remembered for the session."""
+    pairs = pairs_for(setup_.task)
+    if prep_.X_train.size > SEARCH_CELLS:
+        pairs, adjustments = pairs[:1], ({},)
+    memo = state.setdefault("_cmp_parting", {})
+    key = (table_.key, setup_, tuple(sorted(params.items())), pairs,
+           tuple(tuple(sorted(a.items())) for a in adjustments))
+    if key not in memo:
+        def fit(preset, criterion, grown):
+            result, error = fitted(table_, setup_, prep_, preset, criterion, grown)
+            return None if error else result.model
+        if len(memo) > 32:
+            memo.clear()
+        memo[key] = compare.find_parting(pairs, fit, params, adjustments)
+    return memo[key]
+
+
+choice = parting(table, setup, prep, base_params)
+default_pair = choice.configs if choice is not None else PAIRS[0]
+default_changes = choice.changes if choice is not None else {}
+
+
 def default_config(i):
-    """(preset, criterion, growth) of column i before the user changes it."""
-    if classification:
-        return "CART", ("gini", "entropy", "gain_ratio", "misclassification")[i], \
-            base_params["growth"]
-    if i == 3 and not poisson_ok:  # Poisson needs y >= 0: compare growth orders instead
-        return "CART", "squared_error", "best_first"
-    return "CART", ("squared_error", "absolute_error", "friedman_mse", "poisson")[i], \
-        base_params["growth"]
+    """(preset, criterion, growth, parameter changes) of column i before the
+    user changes it."""
+    if i < 2:
+        preset, criterion = default_pair[i]
+        return preset, criterion, base_params["growth"], default_changes
+    more = [c for c in MORE if c not in default_pair]
+    if i - 2 < len(more):
+        return (*more[i - 2], base_params["growth"], default_changes)
+    # regression without Poisson: compare growth orders instead
+    return "CART", "squared_error", "best_first", default_changes
 
 
 def criterion_options(preset):
@@ -78,7 +127,8 @@ def criterion_options(preset):
 
 def settings(i):
     """Column i's widgets (in a popover); returns (preset, criterion, params)."""
-    preset0, criterion0, growth0 = default_config(i)
+    preset0, criterion0, growth0, changes0 = default_config(i)
+    start = {**base_params, **changes0}
     n = i + 1
     preset = "CART"
     if classification:
@@ -96,12 +146,12 @@ def settings(i):
     growth = st.selectbox(tr("Growth order", "生长顺序"), list(GROWTH),
                           index=list(GROWTH).index(growth0), key=f"cmp_g{n}",
                           format_func=growth_name, bind="query-params")
-    max_depth = st.number_input("max_depth", 1, 64, base_params["max_depth"],
+    max_depth = st.number_input("max_depth", 1, 64, start["max_depth"],
                                 key=f"cmp_d{n}", placeholder=tr("no limit", "不限"),
                                 bind="query-params")
-    min_leaf = st.number_input("min_samples_leaf", 1, 10_000, base_params["min_samples_leaf"],
+    min_leaf = st.number_input("min_samples_leaf", 1, 10_000, start["min_samples_leaf"],
                                key=f"cmp_l{n}", bind="query-params")
-    max_leaves = st.number_input("max_leaf_nodes", 2, 10_000, base_params["max_leaf_nodes"],
+    max_leaves = st.number_input("max_leaf_nodes", 2, 10_000, start["max_leaf_nodes"],
                                  key=f"cmp_m{n}", placeholder=tr("no limit", "不限"),
                                  bind="query-params")
     params = dict(base_params, growth=growth, max_depth=max_depth,
@@ -129,9 +179,9 @@ def _divergence(keys, _models):
 
 top = st.container(horizontal=True, gap="large")
 n_configs = top.segmented_control(
-    tr("Trees to compare", "比较的树的数量"), [2, 3, 4], default=4, key="cmp_n",
+    tr("Trees to compare", "比较的树的数量"), [2, 3, 4], default=2, key="cmp_n",
     bind="query-params", required=True)
-n_configs = int(n_configs or 4)
+n_configs = int(n_configs or 2)
 if n_configs > 2:
     if int(state.get("cmp_row") or n_configs) > n_configs:
         state.pop("cmp_row", None)
@@ -214,6 +264,83 @@ if max_steps:
               bind="query-params")
 step = int(state.get("cmp_step", 0)) if max_steps else 0
 
+
+def pair_name(configs, changes):
+    """"Gini (CART) and gain ratio (C4.5), no depth limit"."""
+    names = [f"{criterion_name(c)} ({p})" for p, c in configs]
+    text = tr(" and ", " 与 ").join(names)
+    if "max_depth" in changes:
+        text += tr(", no depth limit", "，不限深度")
+    if "min_samples_leaf" in changes:
+        text += tr(f", min_samples_leaf {changes['min_samples_leaf']}",
+                   f"，min_samples_leaf {changes['min_samples_leaf']}")
+    return text
+
+
+def set_columns(configs, params):
+    """(on_click) Show ``configs``, every one with ``params``."""
+    state["cmp_n"] = len(configs)
+    for n, (preset, criterion) in enumerate(configs, start=1):
+        state[f"cmp_p{n}"], state[f"cmp_c{n}"] = preset, criterion
+        state[f"cmp_g{n}"] = params["growth"]
+        state[f"cmp_d{n}"] = params["max_depth"]
+        state[f"cmp_l{n}"] = params["min_samples_leaf"]
+        state[f"cmp_m{n}"] = params["max_leaf_nodes"]
+
+
+def use_dataset(title, configs, params):
+    """(on_click) Make a built-in dataset the one in use, and show ``configs``."""
+    use_table(builtin_table(title))
+    set_columns(configs, params)
+
+
+def fresh_setup(other):
+    """The data choices a dataset starts with (pages.shared.current_setup
+    once use_table has forgotten the old ones)."""
+    frame = other.frame
+    target = default_target(other)
+    others = [c for c in frame.columns if c != target]
+    skip = set(identifiers(other.key, frame))
+    features = tuple(c for c in others if c not in skip) or tuple(others)
+    types, _ = inferred_types(other.key, frame)
+    categorical = tuple(c for c in features if types.get(c) == "categorical")
+    return Setup(target, features, categorical, infer_task(frame[target]),
+                 float(other.default_test_size), 0)
+
+
+def offer_parting_trees():
+    """Buttons that make the trees part, each checked by fitting: another pair
+    on this data (perhaps grown deeper, or with larger leaves), and another
+    built-in dataset on which the first pairs part as they are."""
+    params = dict(ok[0][3][4])  # the first tree's parameters
+    found = parting(table, setup, prep, params)
+    offers = st.container(horizontal=True)
+    if found is not None:
+        offers.button(tr(f"Compare {pair_name(found.configs, found.changes)} "
+                         f"(they part at step {found.step})",
+                         f"比较{pair_name(found.configs, found.changes)}"
+                         f"（在第 {found.step} 步分开）"),
+                      key="cmp_try_pair", icon=":material/call_split:", on_click=set_columns,
+                      args=(found.configs, found.params))
+    for title in BUILTIN:
+        if table.key == f"builtin:{title}":
+            continue
+        other = builtin_table(title)
+        other_setup = fresh_setup(other)
+        other_prep, error = prepared(other, other_setup)
+        there = None if error else parting(other, other_setup, other_prep, base_params,
+                                           adjustments=({},))
+        if there is not None:
+            name = table_title(other)
+            offers.button(tr(f"Use {name}: {pair_name(there.configs, {})} part at step "
+                             f"{there.step}",
+                             f"改用{name}：{pair_name(there.configs, {})}在第 {there.step} "
+                             "步分开"),
+                          key="cmp_try_data", icon=":material/dataset:", on_click=use_dataset,
+                          args=(title, there.configs, there.params))
+            break
+
+
 if len(ok) > 1:
     sentence = compare.divergence_text(divergence, [p.model for p in profiles],
                                        [f"**{md(label)}**" for label in labels], escape=md,
@@ -221,11 +348,19 @@ if len(ok) > 1:
     if divergence is not None and part_step is not None:
         sentence += tr(f" They part at step {part_step}.", f"它们在第 {part_step} 步分开。")
     if divergence is None:
-        sentence += tr(" On this data these settings lead to the same tree; try another "
-                       "dataset (Wine, Penguins) or change a column's parameters.",
-                       "在这份数据上这些设置得到同一棵树；可以换一个数据集（Wine、Penguins），"
-                       "或修改某一列的参数。")
+        sentence += tr(" On this data these settings lead to the same tree; one click below "
+                       "shows trees that part.",
+                       "在这份数据上这些设置得到同一棵树；点击下面的按钮可以看到会分开的树。")
     st.info(sentence, icon=":material/call_split:")
+    if divergence is None:
+        offer_parting_trees()
+    elif default_changes and [c[3][2:4] for c in ok] == list(default_pair) and all(
+            dict(c[3][4]) == choice.params for c in ok):
+        st.caption(tr(f"Both trees use {pair_name((), default_changes).lstrip(', ')}: with "
+                      "the Grow page's parameters every pair of criteria tried grows the "
+                      "same tree on this data.",
+                      f"两棵树都使用 {pair_name((), default_changes).lstrip('，')}：使用“生长”页"
+                      "的参数时，所试过的每一对划分准则在这份数据上都得到同一棵树。"))
 
 
 # -- the trees -------------------------------------------------------------------------

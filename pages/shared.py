@@ -26,7 +26,7 @@ import pandas as pd
 import streamlit as st
 
 from dtree import explain
-from dtree.io import BUILTIN, DataError, load_builtin, read_table
+from dtree.io import BUILTIN, DataError, find_builtin, load_builtin, read_table
 from dtree.prepare import (CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA, Setup,
                            column_summary, criteria_for, estimator_for, identifier_columns,
                            infer_task, infer_types, prepare)
@@ -484,22 +484,63 @@ _NONE_KEYS = {"max_depth", "max_leaf_nodes", "inspect"}
 
 def restore_view_from_url() -> None:
     """On a session's first run, take the dataset and the view from the URL
-    (a link a lecturer prepared).  Values that do not parse are ignored."""
+    (a link a lecturer prepared).  ``?data=`` is a built-in dataset's short
+    key or its title (any case).  An unknown dataset, and values that do not
+    parse, are ignored but not silently: what was ignored is kept in
+    ``_url_problems`` for :func:`url_warning`."""
     state = st.session_state
     if state.get("_url_restored"):
         return
     state["_url_restored"] = True
     params = st.query_params
-    title = params.get("data")
-    if title in BUILTIN and "table" not in state:
-        state["table"] = builtin_table(title)
+    problems = {"data": None, "ignored": []}
+    name = params.get("data")
+    if name is not None:
+        title = find_builtin(name)
+        if title is None:
+            problems["data"] = name
+        elif "table" not in state:
+            state["table"] = builtin_table(title)
     for key, read in URL_STATE.items():
         if key not in params or key in state:
             continue
         try:
             state[key] = params.get_all(key) if read is list else read(params[key])
         except (TypeError, ValueError):
-            continue
+            problems["ignored"].append(key)
+    if problems["data"] is not None or problems["ignored"]:
+        state["_url_problems"] = problems
+
+
+def url_warning(page: str) -> str | None:
+    """The warning about the link this session was opened with (an unknown
+    dataset, parameters that were ignored), in the interface language, for
+    the page the link opened (``page``, its url_path): it stays there while
+    the page reruns (a click, a step)
+    and is dropped once another page runs.  None when there is nothing to say."""
+    problems = st.session_state.get("_url_problems")
+    if not problems:
+        return None
+    if problems.setdefault("page", page) != page:
+        del st.session_state["_url_problems"]
+        return None
+    parts = []
+    if problems["data"] is not None:
+        asked = str(problems["data"])
+        asked = md(asked if len(asked) <= 60 else asked[:59] + "…")
+        keys = ", ".join(f"`{spec.key}`" for spec in BUILTIN.values())
+        shown = table_title(current_table())
+        parts.append(tr(f"The link asks for the dataset “{asked}”, which is "
+                        f"not a built-in one; the keys are {keys} (or a dataset's full "
+                        f"title). Showing {md(shown)} instead.",
+                        f"链接要求的数据集“{asked}”不是内置数据集；可用的键为 "
+                        f"{keys}（或数据集的完整名称）。现在显示的是{md(shown)}。"))
+    if problems["ignored"]:
+        names = ", ".join(f"`{k}`" for k in problems["ignored"])  # our own keys
+        parts.append(tr(f"These link parameters could not be read and were ignored: {names} "
+                        "(their defaults are used).",
+                        f"以下链接参数无法读取，已被忽略：{names}（使用默认值）。"))
+    return "  \n".join(parts)
 
 
 def write_view_to_url() -> None:
@@ -512,7 +553,8 @@ def write_view_to_url() -> None:
     wanted = dict(current)
     table = state.get("table")
     if table is not None and table.key.startswith("builtin:"):
-        wanted["data"] = [table.title]
+        spec = BUILTIN.get(table.title)
+        wanted["data"] = [spec.key if spec is not None and spec.key else table.title]
     else:
         wanted.pop("data", None)
     for key in URL_STATE:

@@ -1,6 +1,8 @@
-"""The Compare page under AppTest: it runs in both languages, the shared step
-redraws every tree, a column's parameters change only its tree, a link with
-the page's URL parameters reopens the same view, and the charts are drawn."""
+"""The Compare page under AppTest: its default trees part (and identical trees
+come with a one-click change that makes them part), it runs in both
+languages, the shared step redraws every tree, a column's parameters change
+only its tree, a link with the page's URL parameters reopens the same view,
+and the charts are drawn."""
 
 import base64
 import json
@@ -65,39 +67,99 @@ def query(at, key):
 # -- the page ---------------------------------------------------------------------------
 
 
-def test_four_trees_in_english_and_chinese():
+def titles_of(at):
+    return [m.value for m in at.markdown if m.value.startswith("#####")]
+
+
+def test_the_default_trees_differ_in_english_and_chinese():
+    # Iris grows one tree with every criterion unless leaves hold 5 rows or
+    # more: the default pair is Gini and misclassification with
+    # min_samples_leaf 5 (see tests/test_compare.py), and the page says why
     at = start()
-    assert len(dots(at)) == 4
-    titles = [m.value for m in at.markdown if m.value.startswith("#####")]
-    assert titles == ["##### 1 · Gini", "##### 2 · entropy", "##### 3 · gain ratio",
-                      "##### 4 · misclassification"]
-    assert at.info and "identical" in at.info[0].value  # Iris: the four trees agree
+    assert len(dots(at)) == 2
+    assert titles_of(at) == ["##### 1 · Gini", "##### 2 · misclassification"]
+    text = at.info[0].value
+    assert "identical" not in text and "same tree" not in text
+    assert "agree on the first 2 splits" in text and "They part at step 3." in text
+    assert at.number_input(key="cmp_l1").value == at.number_input(key="cmp_l2").value == 5
+    assert any("Both trees use min_samples_leaf 5" in c.value for c in at.caption)
+    at.button(key="cmp_goto").click().run()
+    assert_clean(at)
+    assert at.slider(key="cmp_step").value == 3
+    assert all(DIVERGENCE in d for d in dots(at))  # the node where they part, outlined
+    assert not any(b.key in ("cmp_try_pair", "cmp_try_data") for b in at.button)
     at.session_state["lang"] = "zh"
     at.run()
     assert_clean(at)
-    titles = [m.value for m in at.markdown if m.value.startswith("#####")]
-    assert titles == ["##### 1 · 基尼系数", "##### 2 · 信息熵", "##### 3 · 信息增益比",
-                      "##### 4 · 误分类率"]
-    assert "完全相同" in at.info[0].value
+    assert titles_of(at) == ["##### 1 · 基尼系数", "##### 2 · 误分类率"]
+    assert "完全相同" not in at.info[0].value and "在第 3 步分开" in at.info[0].value
     assert any("训练集准确率" in m.value for m in at.markdown)
+    assert len(dots(at)) == 2
+
+
+def test_four_trees():
+    at = start(query={"cmp_n": "4"})
     assert len(dots(at)) == 4
+    assert titles_of(at) == ["##### 1 · Gini", "##### 2 · misclassification",
+                             "##### 3 · gain ratio", "##### 4 · entropy"]
+    assert "identical" not in at.info[0].value
+
+
+def test_identical_trees_offer_a_pair_that_parts():
+    # with the Grow page's min_samples_leaf (1) every pair grows the same tree
+    # on Iris: the offer (checked by fitting) is Gini and misclassification
+    # with larger leaves, and one click shows them
+    at = start()
+    for n in (1, 2):
+        at.number_input(key=f"cmp_l{n}").set_value(1).run()
+    assert_clean(at)
+    assert "identical" in at.info[0].value and "one click" in at.info[0].value
+    offer = at.button(key="cmp_try_pair")
+    assert offer.label == ("Compare Gini (CART) and misclassification (CART), "
+                           "min_samples_leaf 5 (they part at step 3)")
+    assert at.button(key="cmp_try_data").label.startswith("Use Wine: ")
+    offer.click().run()
+    assert_clean(at)
+    assert "identical" not in at.info[0].value and "They part at step 3." in at.info[0].value
+    assert at.selectbox(key="cmp_c2").value == "misclassification"
+    assert at.number_input(key="cmp_l1").value == at.number_input(key="cmp_l2").value == 5
+    assert not any(b.key == "cmp_try_pair" for b in at.button)
+
+
+def test_identical_trees_offer_another_dataset():
+    # the cats' table grows one tree whatever is tried: the offer is a
+    # dataset on which the pair parts as it is
+    at = start("Cats (lecture example)")
+    assert "identical" in at.info[0].value
+    assert not any(b.key == "cmp_try_pair" for b in at.button)
+    offer = at.button(key="cmp_try_data")
+    assert offer.label == "Use Wine: Gini (CART) and entropy (CART) part at step 1"
+    offer.click().run()
+    assert_clean(at)
+    assert at.session_state["table"].title == "Wine"
+    assert "differ from the first split" in at.info[0].value
+    assert titles_of(at) == ["##### 1 · Gini", "##### 2 · entropy"]
+    at.session_state["lang"] = "zh"
+    at.run()
+    assert_clean(at)
+    assert "在第 1 步分开" in at.info[0].value
 
 
 def test_the_shared_step_redraws_every_tree_and_is_in_the_url():
     at = start()
     first = dots(at)
-    assert [n_nodes(d) for d in first] == [1, 1, 1, 1]
+    assert [n_nodes(d) for d in first] == [1, 1]
     at.button(key="cmp_next").click().run()
     assert_clean(at)
     second = dots(at)
     assert all(a != b for a, b in zip(first, second))
-    assert [n_nodes(d) for d in second] == [3, 3, 3, 3]
+    assert [n_nodes(d) for d in second] == [3, 3]
     assert query(at, "cmp_step") == "1"
     at.slider(key="cmp_step").set_value(3).run()
-    assert [n_nodes(d) for d in dots(at)] == [7, 7, 7, 7]
+    assert [n_nodes(d) for d in dots(at)] == [7, 7]
     at.button(key="cmp_prev").click().run()
-    assert [n_nodes(d) for d in dots(at)] == [5, 5, 5, 5]
-    assert any("Step 2 of 5" in m.value for m in at.markdown)
+    assert [n_nodes(d) for d in dots(at)] == [5, 5]
+    assert sum("Step 2 of " in m.value for m in at.markdown) == 2
 
 
 def test_a_link_opens_the_same_view():
@@ -159,6 +221,7 @@ def test_the_number_of_trees():
 
 def test_wine_trees_part_at_the_root_and_the_node_is_outlined():
     at = start("Wine")
+    assert titles_of(at) == ["##### 1 · Gini", "##### 2 · entropy"]
     text = at.info[0].value
     assert "differ from the first split" in text and "at the root" in text
     assert "**1 · Gini** splits on proline" in text and "They part at step 1." in text
@@ -172,7 +235,7 @@ def test_wine_trees_part_at_the_root_and_the_node_is_outlined():
 
 
 def test_the_three_charts():
-    at = start("Wine")
+    at = start("Wine", query={"cmp_n": "4"})
     fig = figure(at)
     assert sum(1 for t in fig.data if t.showlegend is not False) >= 4
     at.slider(key="cmp_step").set_value(2).run()
@@ -196,7 +259,7 @@ def test_the_three_charts():
 
 def test_the_lecture_cats():
     at = start("Cats (lecture example)")
-    assert len(dots(at)) == 4
+    assert len(dots(at)) == 2
     at.slider(key="cmp_step").set_value(at.slider(key="cmp_step").max).run()
     assert_clean(at)
     at.button_group(key="cmp_chart").set_value("impurity").run()
@@ -215,10 +278,13 @@ def test_regression_defaults_and_r2():
     at.selectbox(key="target").set_value("sepal length (cm)").run()
     at.switch_page(COMPARE).run()
     assert_clean(at)
-    titles = [m.value for m in at.markdown if m.value.startswith("#####")]
-    assert titles == ["##### 1 · squared error", "##### 2 · absolute error",
-                      "##### 3 · Friedman MSE", "##### 4 · Poisson deviance"]
+    assert titles_of(at) == ["##### 1 · squared error", "##### 2 · absolute error"]
+    assert "They part at step 1." in at.info[0].value  # mean or median: at the root
     assert any("R²" in m.value for m in at.markdown)
+    at.button_group(key="cmp_n").set_value(4).run()
+    assert_clean(at)
+    assert titles_of(at) == ["##### 1 · squared error", "##### 2 · absolute error",
+                             "##### 3 · Friedman MSE", "##### 4 · Poisson deviance"]
     at.button_group(key="cmp_chart").set_value("agreement").run()
     assert_clean(at)
     assert "difference" in figure(at).layout.title.text
@@ -246,11 +312,11 @@ def test_id3_with_missing_values_is_tested_on_the_same_rows():
     at.button_group(key="cmp_chart").set_value("agreement").run()
     assert_clean(at)
     z = array(json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]["z"])
-    assert z.shape == (4, 4) and np.isfinite(z).all()
+    assert z.shape == (2, 2) and np.isfinite(z).all()
 
 
 def test_presenter_mode_draws_two_trees_a_row():
-    at = start(query={"present": "true"})
+    at = start(query={"present": "true", "cmp_n": "4"})
     assert at.button_group(key="cmp_row").value == 2
     specs = dots(at)
     assert len(specs) == 4 and all("fontsize=16" in d for d in specs)

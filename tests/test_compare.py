@@ -426,3 +426,104 @@ def test_figures_use_large_fonts_and_escape_labels():
     assert heat.data[0].x[0] == "&lt;b&gt;one&lt;/b&gt;"
     assert heat.data[0].text[0][1] == format(matrix[0, 1], ".2f")
     assert heat.layout.font.size >= 16
+
+
+# -- choosing trees that part (the Compare page's defaults) --------------------------
+
+DEFAULT_PARAMS = dict(splitter="best", growth="depth_first", max_depth=5,
+                      min_samples_split=2, min_samples_leaf=1, max_leaf_nodes=None,
+                      min_impurity_decrease=0.0, random_state=0)
+
+
+def builtin_fitter(title):
+    """fit(algorithm, criterion, params) on a built-in dataset as the app
+    prepares it by default (all columns but identifiers, its test fraction,
+    seed 0)."""
+    from dtree.io import BUILTIN
+    from dtree.prepare import (Setup, estimator_for, identifier_columns, infer_task,
+                               infer_types, prepare)
+    spec, frame = BUILTIN[title], load_builtin(title)
+    others = [c for c in frame.columns if c != spec.target]
+    skip = set(identifier_columns(frame))
+    features = tuple(c for c in others if c not in skip) or tuple(others)
+    types, _ = infer_types(frame)
+    setup = Setup(spec.target, features,
+                  tuple(c for c in features if types[c] == "categorical"),
+                  infer_task(frame[spec.target]), spec.test_size, 0)
+    prep = prepare(frame, setup)
+
+    def fit(algorithm, criterion, params):
+        p = prep.complete_rows() if algorithm == "ID3" else prep
+        return estimator_for(setup.task, algorithm, criterion, p, **params).fit(
+            p.X_train, p.y_train)
+    return fit
+
+
+# Measured with the app's default parameters (max_depth 5): the first pair of
+# CLASSIFICATION_PAIRS whose trees part on each built-in dataset, the change
+# it needed and the step where the trees part.  Iris grows the same tree with
+# every criterion and algorithm at any depth unless leaves hold 5 or more rows
+# (then misclassification parts from the rest at step 3); the cats' table
+# grows one tree whatever is tried.
+EXPECTED_DEFAULTS = {
+    "Iris": ((("CART", "gini"), ("CART", "misclassification")), {"min_samples_leaf": 5}, 3),
+    "Wine": ((("CART", "gini"), ("CART", "entropy")), {}, 1),
+    "Penguins": ((("CART", "gini"), ("CART", "entropy")), {}, 3),
+    "Cats (lecture example)": None,
+    "Loan applications (Li Hang)": ((("CART", "gini"), ("CART", "misclassification")), {}, 1),
+    "PlayTennis (Quinlan, Mitchell)": ((("CART", "gini"), ("C4.5", "gain_ratio")), {}, 1),
+    "Watermelon 2.0 (Zhou Zhihua)": ((("ID3", "entropy"), ("C4.5", "gain_ratio")), {}, 2),
+    "Watermelon 2.0α, missing values (Zhou Zhihua)": (
+        (("ID3", "entropy"), ("C4.5", "gain_ratio")), {}, 1),
+}
+
+
+@pytest.mark.parametrize("title", list(EXPECTED_DEFAULTS))
+def test_find_parting_on_the_builtin_datasets(title):
+    fit = builtin_fitter(title)
+    found = compare.find_parting(compare.CLASSIFICATION_PAIRS, fit, DEFAULT_PARAMS)
+    expected = EXPECTED_DEFAULTS[title]
+    if expected is None:
+        assert found is None
+        return
+    configs, changes, step = expected
+    assert (found.configs, found.changes, found.step) == (configs, changes, step)
+    assert found.params == {**DEFAULT_PARAMS, **changes}
+    # the trees it names do part, at that step; every earlier candidate does not
+    models = [fit(a, c, found.params) for a, c in found.configs]
+    div = compare.first_divergence(models)
+    assert div is not None and compare.divergence_step(div) == step
+
+
+def test_find_parting_tries_every_pair_before_changing_a_parameter():
+    calls = []
+
+    def fit(algorithm, criterion, params):
+        calls.append((algorithm, criterion, params["max_depth"], params["min_samples_leaf"]))
+        return builtin_fitter("Iris")(algorithm, criterion, params)
+    found = compare.find_parting(compare.CLASSIFICATION_PAIRS, fit, DEFAULT_PARAMS)
+    assert found.changes == {"min_samples_leaf": 5}
+    n = 2 * len(compare.CLASSIFICATION_PAIRS)
+    assert {c[2:] for c in calls[:n]} == {(5, 1)}  # the page's parameters first
+    assert {c[2:] for c in calls[n:2 * n]} == {(None, 1)}  # then no depth limit
+    # an adjustment that changes nothing is not tried twice
+    cats = builtin_fitter("Cats (lecture example)")
+    tried = []
+
+    def counting(algorithm, criterion, params):
+        tried.append(params["max_depth"])
+        return cats(algorithm, criterion, params)
+    again = compare.find_parting(compare.CLASSIFICATION_PAIRS, counting,
+                                 dict(DEFAULT_PARAMS, max_depth=None),
+                                 adjustments=({}, {"max_depth": None}))
+    assert again is None and len(tried) == 2 * len(compare.CLASSIFICATION_PAIRS)
+
+
+def test_find_parting_skips_trees_that_cannot_be_grown():
+    fit = builtin_fitter("Wine")
+
+    def refusing(algorithm, criterion, params):
+        return None if criterion == "entropy" and algorithm == "CART" else \
+            fit(algorithm, criterion, params)
+    found = compare.find_parting(compare.CLASSIFICATION_PAIRS, refusing, DEFAULT_PARAMS)
+    assert found.configs == (("ID3", "entropy"), ("C4.5", "gain_ratio"))

@@ -1,5 +1,6 @@
-"""The Compare page in a real browser: four trees side by side, the lockstep
-step control redraws them all, the charts draw.  Screenshots go to
+"""The Compare page in a real browser: the default trees side by side (on Iris
+two that part at step 3), the lockstep step control redraws them all, the
+charts draw.  Screenshots go to
 tests/browser/artifacts/screens/compare*.png."""
 
 import pytest
@@ -35,21 +36,21 @@ def nodes_per_chart(page):
         .map(c => c.querySelectorAll('svg g.node').length)""")
 
 
-def test_compare_page_draws_four_trees_in_lockstep(page, app_url):
+def test_compare_page_draws_the_default_trees_in_lockstep(page, app_url):
     page.set_viewport_size({"width": 1600, "height": 2600})
-    open_at(page, app_url, "/compare?cmp_step=3")
+    open_at(page, app_url, "/compare?cmp_step=2")
     page.wait_for_selector(NODES, state="attached")
-    page.wait_for_function(f"() => document.querySelectorAll('{CHARTS}').length === 4")
+    page.wait_for_function(f"() => document.querySelectorAll('{CHARTS}').length === 2")
     assert page.locator(EXCEPTION).count() == 0
     before = nodes_per_chart(page)
-    assert len(before) == 4 and all(n == 7 for n in before), before  # 3 splits: 7 nodes
+    assert before == [5, 5], before  # 2 splits: 5 nodes
     page.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg', state="attached")
     shot(page, "compare")
     page.locator(".st-key-cmp_next button").click()
     page.wait_for_function(f"""() => Array.from(document.querySelectorAll('{CHARTS}'))
-        .every(c => c.querySelectorAll('svg g.node').length === 9)""")
+        .every(c => c.querySelectorAll('svg g.node').length === 7)""")
     wait_for_app(page)
-    assert "cmp_step=4" in page.url
+    assert "cmp_step=3" in page.url
     assert page.locator(EXCEPTION).count() == 0
     # a column's criterion, from its popover: that tree changes, and the URL
     page.locator(".st-key-cmp_pop1 button").first.click()
@@ -73,10 +74,10 @@ def test_compare_page_on_wine_shows_where_the_trees_part(page, app_url):
     open_at(page, app_url, "/data")
     page.locator(".st-key-builtin").click()
     page.get_by_role("option", name="Wine").first.click()
-    page.wait_for_function("() => location.search.includes('data=Wine')")  # in use
+    page.wait_for_function("() => location.search.includes('data=wine')")  # in use
     wait_for_app(page)
     page.get_by_role("link", name="Compare").first.click()
-    page.wait_for_function(f"() => document.querySelectorAll('{CHARTS}').length === 4")
+    page.wait_for_function(f"() => document.querySelectorAll('{CHARTS}').length === 2")
     wait_for_app(page)
     page.locator(".st-key-cmp_goto button").click()
     page.wait_for_timeout(300)
@@ -85,7 +86,7 @@ def test_compare_page_on_wine_shows_where_the_trees_part(page, app_url):
     # the node where the trees part has the reddish-purple border in every tree
     outlined = page.locator(f'{CHARTS} svg g.node polygon[stroke="#cc79a7"], '
                             f'{CHARTS} svg g.node polygon[stroke="#CC79A7"]')
-    assert outlined.count() == 4
+    assert outlined.count() == 2
     shot(page, "compare-wine")
     page.locator(".st-key-cmp_chart button").nth(1).click()  # agreement
     page.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg', state="attached")
