@@ -72,7 +72,7 @@ html { font-size: 22px; }
 [data-testid='stExpandSidebarButton'], [data-testid='stHeader'] { display: none !important; }
 [data-testid='stMainBlockContainer'] { max-width: 100%; padding: 0.4rem 1rem 1rem 1rem; }
 [data-testid='stMainBlockContainer'] [data-testid='stVerticalBlock'] { gap: 0.45rem; }
-.st-key-presenter_switch { position: fixed; top: 0.3rem; right: 0.6rem; width: auto;
+.st-key-presenter_switch { position: fixed; bottom: 0.1rem; left: 0.6rem; width: auto;
   z-index: 999990; background: rgba(255,255,255,0.85); border-radius: 0.5rem;
   padding: 0 0.4rem; }
 .st-key-presenter_switch label p { font-size: 0.55rem; }
@@ -82,11 +82,11 @@ html { font-size: 22px; }
 [class*='st-key-keys_legend'] { position: fixed; bottom: 0.2rem; right: 0.6rem; width: auto;
   z-index: 999990; opacity: 0.75; }
 [class*='st-key-keys_legend'] p { font-size: 0.55rem; }
-.st-key-narration p { font-size: 0.75rem; margin-bottom: 0; }
+.st-key-narration p { font-size: 0.75rem; line-height: 1.35; }
 [class*='st-key-tree_box'] [data-testid='stGraphVizChart'] { display: flex;
   justify-content: center; }
 [class*='st-key-tree_box'] [data-testid='stGraphVizChart'] svg {
-  max-width: 100%; max-height: calc(100vh - var(--dtree-above-tree, 125px));
+  max-width: 100%; max-height: calc(100vh - 1.4rem - var(--dtree-above-tree, 110px));
   width: auto !important; height: auto !important; }
 [data-testid='stPlotlyChart'] .gtitle, [data-testid='stPlotlyChart'] .xtitle,
 [data-testid='stPlotlyChart'] .ytitle { font-size: 26px !important; }

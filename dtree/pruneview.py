@@ -107,7 +107,7 @@ def alpha_labels(alphas, digits=4):
 # ---------------------------------------------------------------------------
 
 def tree_dot(model, tree, *, g_by_id=None, highlight=None, lines_by_id=None, lang="en",
-             rankdir="TB", fontsize=None):
+             rankdir="TB", fontsize=None, compact=False):
     """DOT of ``tree`` (a tree of ``model``: pruned, or a step of a sequence).
 
     ``g_by_id`` {node id: g(t)} adds a ``g(t) = ...`` line to internal
@@ -128,13 +128,15 @@ def tree_dot(model, tree, *, g_by_id=None, highlight=None, lines_by_id=None, lan
         if extra:
             lines[i] = extra
     marks = {index[nid]: colour for nid, colour in (highlight or {}).items() if nid in index}
-    return _export(model, tree, lines, marks, rankdir, fontsize, lang)
+    return _export(model, tree, lines, marks, rankdir, fontsize, lang, compact)
 
 
-def _export(model, tree, lines, marks, rankdir, fontsize, lang="en"):
+def _export(model, tree, lines, marks, rankdir, fontsize, lang="en", compact=False):
+    """``compact``: boxes a line shorter, for a projector (viz.drawn_dot)."""
     dot, cut = drawn_dot(
         model, tree, highlight=marks, label_lines=lines, rankdir=rankdir, lang=lang,
-        fontsize=tree_font_size(model.tree_.n_leaves) if fontsize is None else fontsize)
+        fontsize=tree_font_size(model.tree_.n_leaves) if fontsize is None else fontsize,
+        compact=compact)
     return dot, {"depth_cut": cut}
 
 
@@ -143,7 +145,7 @@ _NODE = re.compile(r"^(\d+) \[")
 
 
 def greyed_dot(model, tree, keep, *, collapsed=(), g_by_id=None, highlight=None, lang="en",
-               rankdir="TB", fontsize=None):
+               rankdir="TB", fontsize=None, compact=False):
     """DOT of the whole ``tree`` in which the nodes outside ``keep`` (a boolean
     mask over its nodes) are greyed out with their edges; ``collapsed`` (node
     ids) are outlined in vermillion: they are the leaves of the pruned tree
@@ -163,7 +165,7 @@ def greyed_dot(model, tree, keep, *, collapsed=(), g_by_id=None, highlight=None,
         lines.setdefault(index[nid], []).append(_t(lang, "(pruned here)", "（在此剪枝）"))
     marks = {index[nid]: JUST_SPLIT for nid in collapsed}
     marks.update({index[nid]: colour for nid, colour in (highlight or {}).items()})
-    dot, info = _export(model, tree, lines, marks, rankdir, fontsize, lang)
+    dot, info = _export(model, tree, lines, marks, rankdir, fontsize, lang, compact)
     return grey_out(dot, np.flatnonzero(~keep)), info
 
 

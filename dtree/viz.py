@@ -106,6 +106,13 @@ def tree_font_size(n_leaves: int) -> int:
     return 20 if n_leaves <= 4 else 17 if n_leaves <= 8 else TREE_FONT_SIZE
 
 
+def _fixed(x: float, digits: int) -> str:
+    """``x`` to ``digits`` decimals, without the "-0.000" that rounding a tiny
+    negative (a floating-point zero gain) would print."""
+    text = f"{x:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
 def fitting_direction(tree, aspect: float = 2.1) -> str:
     """"TB" or "LR": the layout in which ``tree`` (its final shape) is drawn
     largest in a window ``aspect`` times as wide as it is high.
@@ -173,10 +180,10 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
             step = by_node.get(int(nid))
             parts = []
             if step is not None:
-                parts.append(f"{words['gain_ratio']} = {step.gain_ratio:.3f}" if ratio
-                             else f"{words['gain']} = {step.gain:.3f}")
+                parts.append(f"{words['gain_ratio']} = {_fixed(step.gain_ratio, 3)}" if ratio
+                             else f"{words['gain']} = {_fixed(step.gain, 3)}")
             if g is not None and np.isfinite(g[i]):
-                parts.append(f"g(t) = {g[i]:.4f}")
+                parts.append(f"g(t) = {_fixed(g[i], 4)}")
             if parts:
                 extra.append(", ".join(parts))
         elif best_first and np.isfinite(tree.split_improvement[i]):

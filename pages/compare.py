@@ -8,8 +8,8 @@ from dtree.io import BUILTIN
 from dtree.prepare import PRESETS, Setup, criteria_for, infer_task
 from pages.shared import (GROWTH, builtin_table, chosen_parameters, current_setup,
                           current_table, default_target, fitted, identifiers, inferred_types,
-                          lang, md, prepared, presenting, require_frame, said, table_title, tr,
-                          use_table)
+                          keys_legend, lang, md, prepared, presenting, require_frame, said,
+                          table_title, tr, use_table)
 
 state = st.session_state
 require_frame()
@@ -40,7 +40,9 @@ table = current_table()
 setup = current_setup(table)
 task = setup.task
 classification = task == "classification"
-st.title(tr("Compare trees", "比较决策树"))
+present = presenting()
+if not present:  # (presenter mode: titles and explanations fold away)
+    st.title(tr("Compare trees", "比较决策树"))
 prep, error = prepared(table, setup)
 if error:
     st.error(md(said(error)), icon=":material/error:")
@@ -50,7 +52,8 @@ if error:
 base_preset, base_criterion, base_params = chosen_parameters(task)
 y_train = np.asarray(prep.y_train)
 poisson_ok = not classification and len(y_train) and y_train.min() >= 0 and y_train.sum() > 0
-st.markdown(tr(f"**{md(table.title)}** · {len(y_train):,} training rows, "
+if not present:
+    st.markdown(tr(f"**{md(table.title)}** · {len(y_train):,} training rows, "
                f"{len(prep.y_test):,} test rows: the same data and the same split for every "
                "tree. Each column starts from the Grow page's parameters.",
                f"**{md(table.title)}** · 训练集 {len(y_train):,} 行，测试集 "
@@ -177,12 +180,22 @@ def _divergence(keys, _models):
     return compare.first_divergence(_models)
 
 
-top = st.container(horizontal=True, gap="large")
+# One bar above the trees: the step buttons, then (presenter mode) how many
+# trees and each tree's parameters; filled in below, once the trees are grown.
+bar = st.container(horizontal=True, vertical_alignment="center", key="stepbar_cmp",
+                   gap="small")
+nav = bar.container(horizontal=True, vertical_alignment="center", gap="small", width="content")
+knobs = bar.container(horizontal=True, vertical_alignment="center", gap="small",
+                      width="content")
+top = knobs if present else st.container(horizontal=True, gap="large")
 n_configs = top.segmented_control(
     tr("Trees to compare", "比较的树的数量"), [2, 3, 4], default=2, key="cmp_n",
-    bind="query-params", required=True)
+    bind="query-params", required=True,
+    label_visibility="collapsed" if present else "visible")
 n_configs = int(n_configs or 2)
-if n_configs > 2:
+if present:  # the trees share the width: one row
+    per_row = n_configs
+elif n_configs > 2:
     if int(state.get("cmp_row") or n_configs) > n_configs:
         state.pop("cmp_row", None)
     # two trees a row by default, so that they can be read (on a projector too)
@@ -197,23 +210,25 @@ if n_configs > 2:
     per_row = int(per_row or n_configs)
 else:
     per_row = n_configs
-heads = st.columns(n_configs, gap="medium")
+heads = [knobs] * n_configs if present else st.columns(n_configs, gap="medium")
 configs = []  # (column, label, profile or None, key)
 for i, col in enumerate(heads):
     with col:
-        title = st.container()
-        with st.popover(tr("Parameters", "参数"), icon=":material/tune:", key=f"cmp_pop{i + 1}",
-                        width="stretch"):
+        title = None if present else st.container()  # (presenter: above the tree)
+        with st.popover(tr(f"Tree {i + 1}", f"树 {i + 1}") if present else
+                        tr("Parameters", "参数"), icon=":material/tune:",
+                        key=f"cmp_pop{i + 1}", width="content" if present else "stretch"):
             preset, criterion, params = settings(i)
         label = label_of(i, preset, criterion)
         colour = compare.CONFIG_COLOURS[i]
-        # constant markup: a colour bar linking the column to its lines in the charts
-        title.html(f'<div style="height:8px;border-radius:4px;background:{colour}"></div>')
-        title.markdown(f"##### {md(label)}")
-        title.caption(f"{growth_name(params['growth'])} · max_depth "
-                      f"{params['max_depth'] or '∞'} · min_samples_leaf "
-                      f"{params['min_samples_leaf']} · max_leaf_nodes "
-                      f"{params['max_leaf_nodes'] or '∞'}")
+        if title is not None:
+            # constant markup: a colour bar linking the column to its lines in the charts
+            title.html(f'<div style="height:8px;border-radius:4px;background:{colour}"></div>')
+            title.markdown(f"##### {md(label)}")
+            title.caption(f"{growth_name(params['growth'])} · max_depth "
+                          f"{params['max_depth'] or '∞'} · min_samples_leaf "
+                          f"{params['min_samples_leaf']} · max_leaf_nodes "
+                          f"{params['max_leaf_nodes'] or '∞'}")
         fit, error = fitted(table, setup, prep, preset, criterion, params)
         if error:
             st.error(tr(f"This tree could not be grown: {md(error)}",
@@ -222,7 +237,7 @@ for i, col in enumerate(heads):
             continue
         key = (table.key, setup, preset, criterion, tuple(sorted(params.items())))
         configs.append((i, label, _profile(*key, fit, prep), key))
-        if fit.prep is not prep:  # ID3 without the rows that have a missing value
+        if fit.prep is not prep and not present:  # ID3 without rows with a missing value
             st.caption(tr(f"Trained on the {len(fit.prep.y_train):,} training rows without "
                           "a missing value (ID3 has no rule for them); tested on all "
                           f"{len(prep.y_test):,} test rows, like the other trees.",
@@ -250,19 +265,46 @@ divergence = _divergence(tuple(c[3] for c in ok), [p.model for p in profiles]) \
     if len(ok) > 1 else None
 part_step = compare.divergence_step(divergence) if divergence is not None else None
 
-bar = st.container(horizontal=True, vertical_alignment="bottom")
-bar.button(tr("Previous step", "上一步"), key="cmp_prev", on_click=move, kwargs={"delta": -1},
-           icon=":material/skip_previous:", disabled=max_steps == 0)
-bar.button(tr("Next step", "下一步"), key="cmp_next", on_click=move, kwargs={"delta": 1},
-           type="primary", icon=":material/skip_next:", disabled=max_steps == 0)
+step = int(min(max(int(state.get("cmp_step", 0) or 0), 0), max_steps))
+if "cmp_step" not in state and max_steps:  # a link's ?cmp_step=, before its slider exists
+    try:
+        step = min(max(int(st.query_params.get("cmp_step", 0)), 0), max_steps)
+    except ValueError:
+        step = 0
+    if st.query_params.get("cmp_step") not in (None, str(step)):  # ?cmp_step=99: the last
+        state["cmp_step"] = step  # (the slider would take its default, 0)
+
+
+def nav_button(label, key, icon, **kwargs):
+    """A step button: in presenter mode an icon, with its label as the tooltip."""
+    nav.button("" if present else label, key=key, icon=icon, help=label if present else None,
+               **kwargs)
+
+
+# Previous/first are disabled at step 0 and Next/last at the last step, so
+# that a key press never silently does nothing
+nav_button(tr("First step", "第一步"), "cmp_first", ":material/first_page:", on_click=move,
+           kwargs={"to": 0}, disabled=step <= 0, shortcut="Home")
+nav_button(tr("Previous step", "上一步"), "cmp_prev", ":material/skip_previous:", on_click=move,
+           kwargs={"delta": -1}, disabled=step <= 0, shortcut="Left")
+nav_button(tr("Next step", "下一步"), "cmp_next", ":material/skip_next:", on_click=move,
+           kwargs={"delta": 1}, type="primary", disabled=step >= max_steps, shortcut="Right")
+nav_button(tr("Last step", "最后一步"), "cmp_last", ":material/last_page:", on_click=move,
+           kwargs={"to": max_steps}, disabled=step >= max_steps, shortcut="End")
 if part_step is not None:
-    bar.button(tr("Go to where they part", "跳到分歧处"), key="cmp_goto", on_click=move,
-               kwargs={"to": part_step}, icon=":material/call_split:")
+    nav_button(tr("Go to where they part", "跳到分歧处"), "cmp_goto", ":material/call_split:",
+               on_click=move, kwargs={"to": part_step})
 if max_steps:
-    st.slider(tr("Step (splits made so far, the same for every tree)",
-                 "步数（已完成的划分次数，所有树相同）"), 0, max_steps, key="cmp_step",
-              bind="query-params")
-step = int(state.get("cmp_step", 0)) if max_steps else 0
+    (nav if present else st).slider(
+        tr("Step (splits made so far, the same for every tree)",
+           "步数（已完成的划分次数，所有树相同）"), 0, max_steps, key="cmp_step",
+        bind="query-params", label_visibility="collapsed" if present else "visible",
+        width=220 if present else "stretch")
+if present:
+    nav.markdown(tr(f"**step {step} / {max_steps}**", f"**第 {step} / {max_steps} 步**"),
+                 width="content")
+    keys_legend()
+step = int(state.get("cmp_step", step)) if max_steps else 0
 
 
 def pair_name(configs, changes):
@@ -351,16 +393,21 @@ if len(ok) > 1:
         sentence += tr(" On this data these settings lead to the same tree; one click below "
                        "shows trees that part.",
                        "在这份数据上这些设置得到同一棵树；点击下面的按钮可以看到会分开的树。")
-    st.info(sentence, icon=":material/call_split:")
+    if present:
+        narration = st.container(key="narration")
+        narration.markdown(sentence)
+    else:
+        st.info(sentence, icon=":material/call_split:")
     if divergence is None:
         offer_parting_trees()
     elif default_changes and [c[3][2:4] for c in ok] == list(default_pair) and all(
             dict(c[3][4]) == choice.params for c in ok):
-        st.caption(tr(f"Both trees use {pair_name((), default_changes).lstrip(', ')}: with "
-                      "the Grow page's parameters every pair of criteria tried grows the "
-                      "same tree on this data.",
-                      f"两棵树都使用 {pair_name((), default_changes).lstrip('，')}：使用“生长”页"
-                      "的参数时，所试过的每一对划分准则在这份数据上都得到同一棵树。"))
+        where = narration if present else st
+        where.caption(tr(f"Both trees use {pair_name((), default_changes).lstrip(', ')}: with "
+                         "the Grow page's parameters every pair of criteria tried grows the "
+                         "same tree on this data.",
+                         f"两棵树都使用 {pair_name((), default_changes).lstrip('，')}：使用“生长”页"
+                         "的参数时，所试过的每一对划分准则在这份数据上都得到同一棵树。"))
 
 
 # -- the trees -------------------------------------------------------------------------
@@ -368,7 +415,11 @@ if len(ok) > 1:
 # fit, never up, so that its text keeps one size while the trees grow.
 st.html("<style>[class*='st-key-cmp_tree'] [data-testid='stGraphVizChart'] svg "
         "{max-width: 100%; height: auto;}</style>")
-FONT = {2: 16, 3: 14, 4: 14} if presenting() else {2: 14, 3: 12, 4: 12}
+# Presenter mode: drawn large, then scaled down to the window (app.py's CSS
+# for containers keyed tree_box*; the trees start lower than Grow's).
+if present:
+    st.html("<style>[class*='st-key-tree_box_cmp'] { --dtree-above-tree: 200px; }</style>")
+FONT = {2: 20, 3: 20, 4: 20} if present else {2: 14, 3: 12, 4: 12}
 cells = []
 for start in range(0, n_configs, per_row):
     cells.extend(st.columns(per_row, gap="medium"))
@@ -376,19 +427,22 @@ for i, label, profile, _ in configs:
     if profile is None:
         continue
     with cells[i].container(key=f"cmp_tree{i + 1}"):
-        if per_row < n_configs:  # the columns of settings are no longer above
-            st.html(f'<div style="height:6px;border-radius:3px;'
+        if per_row < n_configs or present:  # the columns of settings are not above
+            bar_px = 4 if present else 6
+            st.html(f'<div style="height:{bar_px}px;border-radius:3px;'
                     f'background:{compare.CONFIG_COLOURS[i]}"></div>')
             st.markdown(f"**{md(label)}**")
         model = profile.model
         k = min(step, profile.n_steps)
-        dot, info = viz.step_dot(model, k, fontsize=FONT[per_row], lang=lang())
+        dot, info = viz.step_dot(model, k, fontsize=FONT[per_row], lang=lang(),
+                                 compact=present)
         tree = profile.tree(k)
         if divergence is not None:
             node = compare.node_at(tree, divergence.path)
             if node is not None:
                 dot = compare.highlight_dot(dot, node)
-        st.graphviz_chart(dot, width="content")
+        with st.container(key=f"tree_box_cmp{i + 1}"):
+            st.graphviz_chart(dot, width="content")
         _, train, test = profile.step_scores
         metric = tr("accuracy", "准确率") if classification else "R²"
         done = tr(" (fully grown)", "（已生长完毕）") if k == profile.n_steps else ""
@@ -404,7 +458,8 @@ for i, label, profile, _ in configs:
         if info["depth_cut"] is not None:
             st.caption(tr(f"Only the first {info['depth_cut']} levels are drawn.",
                           f"只画出了前 {info['depth_cut']} 层。"))
-st.caption(tr("Thick reddish-purple border: the node where the trees first part. "
+(st.expander(tr("What the colours mean", "颜色的含义")) if present else st).caption(tr(
+              "Thick reddish-purple border: the node where the trees first part. "
               "Vermillion: the node split in this step; blue: the next node to split. "
               "A tree with fewer steps stays fully grown once the step passes its last.",
               "粗的紫红色边框：各树第一次出现分歧的结点。朱红色：这一步划分的结点；"

@@ -12,8 +12,9 @@ import streamlit as st
 from dtree import pruneview as pv
 from dtree._pruning import (ccp_cross_validate, ccp_holdout, ccp_prune, pessimistic_prune,
                             pruning_sequence, reduced_error_prune)
-from dtree.viz import JUST_SPLIT, NEXT_SPLIT
-from pages.shared import (current_fit, current_setup, current_table, lang, md, require_frame,
+from dtree.viz import JUST_SPLIT, NEXT_SPLIT, fitting_direction
+from pages.shared import (current_fit, current_setup, current_table, keys_legend, lang, md,
+                          presenting, require_frame,
                           said, tr)
 from pages.terms import STOP_REASONS_ZH, zh
 
@@ -45,18 +46,30 @@ def show_table(frame):
         st.dataframe(shown, hide_index=True, height=420)
 
 
-def draw(dot, info):
-    st.graphviz_chart(dot, width="content")
+def draw(dot, info, box="tree_box_prune"):
+    """A tree, in a container that presenter mode scales to the window."""
+    with st.container(key=box):
+        st.graphviz_chart(dot, width="content")
     if info["depth_cut"] is not None:
         st.caption(tr(f"Large tree: only the first {info['depth_cut']} levels are drawn "
                       "(deeper nodes are grey “(...)” boxes).",
                       f"树很大：只画出前 {info['depth_cut']} 层（更深的结点画成灰色“(...)”框）。"))
 
 
+#: Presenter mode: trees drawn large with compact boxes, then scaled down to
+#: the window (app.py's CSS for containers keyed tree_box*).
+BIG = {"fontsize": 20, "compact": True} if presenting() else {}
+if presenting():  # how far down the trees start (constant CSS)
+    st.html("<style>.st-key-tree_box_prune { --dtree-above-tree: 170px; } "
+            "[class*='st-key-tree_box_prune_'] { --dtree-above-tree: 245px; }</style>")
+
+
 def direction():
     """Top-down, or left to right for wide trees (the Grow page's layout choice)."""
     choice = state.get("layout", "auto")
     if choice == "auto":
+        if presenting():  # the layout that draws the full tree largest
+            return fitting_direction(model.tree_)
         return "LR" if model.tree_.n_leaves > 8 else "TB"
     return "LR" if choice == "left to right" else "TB"
 
@@ -67,9 +80,14 @@ def g_of(table):
 
 
 # -- the tree ---------------------------------------------------------------------
-st.title(tr("Prune", "剪枝"))
-full = st.toggle(tr("Grow the full tree first (no max_depth / leaf limit)",
-                    "先让树完全生长（不限 max_depth 和叶结点数）"),
+present = presenting()
+if not present:  # (presenter mode: titles and explanations fold away)
+    st.title(tr("Prune", "剪枝"))
+head = st.container(horizontal=True, vertical_alignment="center", key="prune_head") \
+    if present else st.container()
+full = head.toggle(tr("Full tree first", "先完全生长") if present else
+                  tr("Grow the full tree first (no max_depth / leaf limit)",
+                     "先让树完全生长（不限 max_depth 和叶结点数）"),
                  value=True, key="prune_full", bind="query-params",
                  help=tr("Post-pruning starts from a deep tree. Off: the tree grown with the "
                          "Grow page's limits.",
@@ -85,13 +103,16 @@ table_in_use = current_table()
 setup = current_setup(table_in_use)
 seq = pv.memo(fit, "sequence", lambda: pruning_sequence(model.tree_))
 tree0 = seq.tree
-st.markdown(tr(f"**{md(table_in_use.title)}** · criterion {md(model.criterion)} · "
+about_box = head.popover(tr("About", "说明"), icon=":material/info:") if present else st
+about_box.markdown(tr(
+               f"**{md(table_in_use.title)}** · criterion {md(model.criterion)} · "
                f"{tree0.n_leaves} leaves, {tree0.node_count} nodes, depth {tree0.max_depth} · "
                f"{len(prep.y_train):,} training rows",
                f"**{md(table_in_use.title)}** · 划分准则 {md(model.criterion)} · "
                f"{tree0.n_leaves} 个叶结点，{tree0.node_count} 个结点，深度 {tree0.max_depth} · "
                f"{len(prep.y_train):,} 个训练样本"))
-st.caption(tr("The other tree parameters are the Grow page's. Pruning removes branches of "
+about_box.caption(tr(
+              "The other tree parameters are the Grow page's. Pruning removes branches of "
               "a grown tree (后剪枝, post-pruning): each pruned node becomes a leaf "
               "that predicts its majority class (or mean).",
               "其他参数与“生长”页面相同。后剪枝从已生长的树上剪去分支：被剪的内部结点变为"
@@ -106,8 +127,9 @@ if len(seq) == 0:
     st.stop()
 
 view_names = {v: view_name(v) for v in VIEWS}  # in this run's language
-view = st.segmented_control(tr("Method", "方法"), VIEWS, default="ccp", key="prune_view",
-                            format_func=view_names.get, bind="query-params", required=True)
+view = head.segmented_control(tr("Method", "方法"), VIEWS, default="ccp", key="prune_view",
+                              format_func=view_names.get, bind="query-params", required=True,
+                              label_visibility="collapsed" if present else "visible")
 
 
 # -- cost-complexity pruning ------------------------------------------------------
@@ -153,17 +175,50 @@ def fold_choice():
                 "训练样本按“数据”页面的随机种子打乱后分成若干折；每一折由在其余折上生长并剪枝的树来预测。")))
 
 
-def alpha_buttons(labels, alpha_1se, alpha_min, alpha_0):
-    buttons = st.container(horizontal=True, vertical_alignment="bottom")
+def alpha_buttons(labels, alpha_1se, alpha_min, alphas):
+    """The α stepping buttons (← → Home End: one subtree more or less pruned,
+    none, all) and the suggested choices."""
+    buttons = st.container(horizontal=True, vertical_alignment="center", gap="small",
+                           key="stepbar_alpha")
+    current = state.get("prune_alpha")
+    if current not in alphas:  # first run: the slider's default, or the link's
+        current = alphas[0] if alpha_1se is None else alpha_1se
+        asked = st.query_params.get("prune_alpha")
+        for a in alphas:
+            if asked is not None and labels.get(a) == asked:
+                current = a
+    at = alphas.index(current)
+
+    def step_button(label, key, icon, to, **kwargs):
+        buttons.button("" if present else label, key=key, icon=icon,
+                       help=label if present else None, on_click=set_alpha,
+                       args=(alphas[to],), **kwargs)
+    # disabled at the ends, so that a key press never silently does nothing
+    step_button(tr("No pruning (α = 0)", "不剪枝（α = 0）"), "prune_use_0",
+                ":material/first_page:", 0, disabled=at == 0, shortcut="Home")
+    step_button(tr("Smaller α: one subtree less pruned", "更小的 α：少剪一棵子树"),
+                "prune_alpha_prev", ":material/skip_previous:", max(at - 1, 0),
+                disabled=at == 0, shortcut="Left")
+    step_button(tr("Larger α: one subtree more pruned", "更大的 α：多剪一棵子树"),
+                "prune_alpha_next", ":material/skip_next:", min(at + 1, len(alphas) - 1),
+                type="primary", disabled=at == len(alphas) - 1, shortcut="Right")
+    step_button(tr("Largest α: the root alone", "最大的 α：只剩根结点"), "prune_alpha_last",
+                ":material/last_page:", len(alphas) - 1, disabled=at == len(alphas) - 1,
+                shortcut="End")
     if alpha_1se is not None:
-        buttons.button(tr(f"Use the 1-SE choice (α = {labels[alpha_1se]})",
-                          f"采用 1-SE 规则（α = {labels[alpha_1se]}）"), key="prune_use_1se",
+        one_se = tr(f"Use the 1-SE choice (α = {labels[alpha_1se]})",
+                    f"采用 1-SE 规则（α = {labels[alpha_1se]}）")
+        lowest = tr(f"Use the minimum CV error (α = {labels[alpha_min]})",
+                    f"采用最小 CV 误差（α = {labels[alpha_min]}）")
+        buttons.button("1-SE" if present else one_se, key="prune_use_1se",
+                       help=one_se if present else None,
                        on_click=set_alpha, args=(alpha_1se,), icon=":material/star:")
-        buttons.button(tr(f"Use the minimum CV error (α = {labels[alpha_min]})",
-                          f"采用最小 CV 误差（α = {labels[alpha_min]}）"), key="prune_use_min",
+        buttons.button(tr("min CV", "最小 CV") if present else lowest, key="prune_use_min",
+                       help=lowest if present else None,
                        on_click=set_alpha, args=(alpha_min,))
-    buttons.button(tr("No pruning (α = 0)", "不剪枝（α = 0）"), key="prune_use_0",
-                   on_click=set_alpha, args=(alpha_0,))
+    if present:
+        keys_legend()
+    return buttons
 
 
 def error_panel(cv, holdout, alpha, labels):
@@ -197,8 +252,10 @@ def error_panel(cv, holdout, alpha, labels):
 
 
 def ccp_view():
-    st.subheader(tr("Minimal cost-complexity pruning", "代价复杂度剪枝（CART）"))
-    st.markdown(tr(
+    about = head.popover(tr("Charts", "图表"),
+                         icon=":material/show_chart:") if present else st.container()
+    about.subheader(tr("Minimal cost-complexity pruning", "代价复杂度剪枝（CART）"))
+    about.markdown(tr(
         "Each tree T pays for its leaves: C_α(T) = R(T) + α|T|, where R(T) is the "
         "weighted impurity of its leaves. Collapsing an internal node t into a leaf costs "
         "nothing once α reaches g(t); the node with the smallest g(t) — the **weakest "
@@ -206,10 +263,11 @@ def ccp_view():
         "每棵树都要为叶结点付出代价：C_α(T) = R(T) + α|T|，其中 R(T) 为叶结点的加权不纯度之和。"
         "当 α 达到 g(t) 时，把内部结点 t 剪成叶结点不再增加代价；g(t) 最小的结点（**最弱环节**）"
         "最先被剪。α 从 0 增大，得到嵌套的子树序列 T₀ ⊃ T₁ ⊃ … ⊃ {根}。"))
-    st.latex(r"C_\alpha(T) = R(T) + \alpha|T|,\qquad R(t) = \frac{N_t}{N}\,I(t),\qquad "
+    about.latex(r"C_\alpha(T) = R(T) + \alpha|T|,\qquad R(t) = \frac{N_t}{N}\,I(t),\qquad "
              r"g(t) = \frac{R(t) - R(T_t)}{|T_t| - 1}")
 
-    cv = cross_validated(fold_choice())
+    with about:
+        cv = cross_validated(fold_choice())
     holdout = None
     if len(prep.y_test):
         holdout = computed("holdout", lambda: ccp_holdout(model, prep.X_test, prep.y_test))
@@ -222,14 +280,16 @@ def ccp_view():
     else:
         cv = alpha_1se = alpha_min = None
 
-    charts = st.container()
-    alpha_buttons(labels, alpha_1se, alpha_min, alphas[0])
-    alpha = st.select_slider(
+    charts = about.container()
+    bar = alpha_buttons(labels, alpha_1se, alpha_min, alphas)
+    alpha = (bar if present else st).select_slider(
         tr("α (ccp_alpha): each value is where one more subtree is pruned",
            "α（ccp_alpha）：每个取值处又有一棵子树被剪掉"),
         options=alphas, value=alphas[0] if alpha_1se is None else alpha_1se,
         key="prune_alpha", bind="query-params",
-        format_func=lambda a: labels.get(a, str(a)))  # a label stands for itself (tests)
+        format_func=lambda a: labels.get(a, str(a)),  # a label stands for itself (tests)
+        label_visibility="collapsed" if present else "visible",
+        width=200 if present else "stretch")
     with charts:
         left, right = st.columns(2)
         left.plotly_chart(pv.path_figure(seq, alpha, lang()), key="prune_path_chart")
@@ -250,7 +310,7 @@ def pruned_at(alpha, labels):
     highlight = {nid: JUST_SPLIT for nid in collapsed}
     if len(weakest):
         highlight[int(weakest["node_id"].iloc[0])] = NEXT_SPLIT
-    st.markdown(tr(
+    (st.container(key="narration") if present else st).markdown(tr(
         f"**At α = {labels[alpha]}:** {k} weakest-link collapse(s) (every g(t) ≤ α); the "
         f"pruned tree has {pruned.n_leaves} leaves and {pruned.node_count} nodes "
         f"(the full tree: {tree0.n_leaves} and {tree0.node_count}).",
@@ -258,24 +318,31 @@ def pruned_at(alpha, labels):
         f"{pruned.n_leaves} 个叶结点、{pruned.node_count} 个结点（完整的树：{tree0.n_leaves} 和 "
         f"{tree0.node_count}）。"))
     rankdir = direction()
-    side_by_side = tree0.n_leaves <= 8
+    side_by_side = tree0.n_leaves <= 8 or present
     first, second = st.columns(2) if side_by_side else (st.container(), st.container())
     with first:
-        st.markdown(tr("**The pruned tree**", "**剪枝后的树**"))
-        draw(*pv.tree_dot(model, pruned, g_by_id=g_of(table), highlight=highlight,
-                          lang=lang(), rankdir=rankdir))
+        (st.caption if present else st.markdown)(tr("**The pruned tree**", "**剪枝后的树**"))
+        draw(box="tree_box_prune_a", *pv.tree_dot(model, pruned, g_by_id=g_of(table), highlight=highlight,
+                          lang=lang(), rankdir=rankdir, **BIG))
     with second:
-        st.markdown(tr("**The full tree, pruned branches greyed out**",
+        (st.caption if present else st.markdown)(tr("**The full tree, pruned branches greyed out**",
                        "**完整的树（被剪掉的分支为灰色）**"))
-        draw(*pv.greyed_dot(model, tree0, keep, collapsed=collapsed, g_by_id=g_of(table),
+        draw(box="tree_box_prune_b", *pv.greyed_dot(model, tree0, keep, collapsed=collapsed, g_by_id=g_of(table),
                             highlight={n: c for n, c in highlight.items() if c == NEXT_SPLIT},
-                            lang=lang(), rankdir=rankdir))
-    st.caption(tr("Vermillion border: an internal node pruned into a leaf. Blue border: the "
+                            lang=lang(), rankdir=rankdir, **BIG))
+    more = st.expander(tr("The numbers at this α", "这个 α 下的计算")) if present else st
+    more.caption(tr("Vermillion border: an internal node pruned into a leaf. Blue border: the "
                   "weakest link, the next node to collapse as α grows. Grey, dashed: the "
                   "branches removed. g(t) is shown for the internal nodes of the pruned tree.",
                   "橙红色边框：被剪成叶结点的内部结点。蓝色边框：最弱环节，α 继续增大时下一个被剪的结点。"
                   "灰色虚线：被剪掉的分支。剪枝后的树的内部结点标出了 g(t)。"))
 
+    with more if present else st.container():
+        weakest_link(table, weakest, alpha)
+
+
+def weakest_link(table, weakest, alpha):
+    """The pruned tree's node table and the weakest link's two costs."""
     st.markdown(tr("**Internal nodes of the pruned tree** (◀ marks the weakest link: the "
                    "smallest g(t))",
                    "**剪枝后的树的内部结点**（◀ 标出最弱环节：g(t) 最小的结点）"))
@@ -299,27 +366,73 @@ def move(delta=None, to=None):
     state["prune_step"] = int(min(max(step, 0), len(seq)))
 
 
+def shown_step(key, n):
+    """A stepping slider's value, or on a session's first run (before the
+    slider exists) the link's; an out-of-range link value means the end."""
+    if key in state:
+        return int(min(max(int(state[key] or 0), 0), n))
+    try:
+        step = min(max(int(st.query_params.get(key, 0)), 0), n)
+    except ValueError:
+        return 0
+    if st.query_params.get(key) not in (None, str(step)):
+        state[key] = step  # (the slider would take its default, 0)
+    return step
+
+
+def step_sentence(k, n, tree):
+    """What step ``k`` of the weakest-link sequence did, in Markdown."""
+    if k == 0:
+        return tr(f"**Step 0 of {n}:** the full tree T₀, {tree.n_leaves} leaves, "
+                  f"R(T) = {pv.fmt(seq.impurities[0])}.",
+                  f"**第 0 步（共 {n} 步）：** 完整的树 T₀，{tree.n_leaves} 个叶结点，"
+                  f"R(T) = {pv.fmt(seq.impurities[0])}。")
+    s = seq.steps[k - 1]
+    return tr(f"**Step {k} of {n}:** node #{s.node_id} was the weakest link and became a "
+              f"leaf, removing {s.n_removed} node(s); the tree now has {s.total_leaves} "
+              f"leaves and R(T) = {pv.fmt(s.total_cost)}.",
+              f"**第 {k} 步（共 {n} 步）：** 结点 #{s.node_id} 是最弱环节，被剪成叶结点，"
+              f"去掉了 {s.n_removed} 个结点；现在树有 {s.total_leaves} 个叶结点，"
+              f"R(T) = {pv.fmt(s.total_cost)}。")
+
+
 def steps_view():
     n = len(seq)
-    st.subheader(tr("Weakest-link pruning, one collapse at a time",
-                    "最弱环节剪枝：每步剪掉一个结点"))
-    st.markdown(tr("At each step the internal node with the smallest g(t) (the lowest id on a "
-                   "tie) becomes a leaf; then R(T_t) and |T_t| of its ancestors are updated.",
-                   "每一步把 g(t) 最小的内部结点（相等时取编号最小的）剪成叶结点，然后更新其祖先结点的 "
-                   "R(T_t) 和 |T_t|。"))
+    if not present:
+        st.subheader(tr("Weakest-link pruning, one collapse at a time",
+                        "最弱环节剪枝：每步剪掉一个结点"))
+        st.markdown(tr("At each step the internal node with the smallest g(t) (the lowest id "
+                       "on a tie) becomes a leaf; then R(T_t) and |T_t| of its ancestors are "
+                       "updated.",
+                       "每一步把 g(t) 最小的内部结点（相等时取编号最小的）剪成叶结点，然后更新其"
+                       "祖先结点的 R(T_t) 和 |T_t|。"))
     if state.get("prune_step", 0) > n:
         state["prune_step"] = n
-    buttons = st.container(horizontal=True, vertical_alignment="bottom")
-    buttons.button(tr("Previous", "上一步"), key="prune_prev", on_click=move,
-                   kwargs={"delta": -1}, icon=":material/skip_previous:")
-    buttons.button(tr("Next", "下一步"), key="prune_next", on_click=move, kwargs={"delta": 1},
-                   type="primary", icon=":material/skip_next:")
-    buttons.button(tr("Reset", "重置"), key="prune_reset", on_click=move, kwargs={"to": 0},
-                   icon=":material/restart_alt:")
-    ghost = buttons.toggle(tr("Show the removed nodes greyed", "以灰色显示已剪掉的结点"),
-                           key="prune_ghost", value=False)
-    k = st.slider(tr("Step (collapses made so far)", "步数（已剪的次数）"), 0, n,
-                  key="prune_step", bind="query-params")
+    k0 = shown_step("prune_step", n)
+    bar = st.container(horizontal=True, vertical_alignment="center", key="stepbar_prune",
+                       gap="small")
+
+    def button(label, key, icon, **kwargs):
+        bar.button("" if present else label, key=key, icon=icon,
+                   help=label if present else None, **kwargs)
+    # disabled at the ends, so that a key press never silently does nothing
+    button(tr("Reset", "重置"), "prune_reset", ":material/first_page:", on_click=move,
+           kwargs={"to": 0}, disabled=k0 <= 0, shortcut="Home")
+    button(tr("Previous", "上一步"), "prune_prev", ":material/skip_previous:", on_click=move,
+           kwargs={"delta": -1}, disabled=k0 <= 0, shortcut="Left")
+    button(tr("Next", "下一步"), "prune_next", ":material/skip_next:", on_click=move,
+           kwargs={"delta": 1}, type="primary", disabled=k0 >= n, shortcut="Right")
+    button(tr("Last", "最后一步"), "prune_last", ":material/last_page:", on_click=move,
+           kwargs={"to": n}, disabled=k0 >= n, shortcut="End")
+    ghost = bar.toggle(tr("Show the removed nodes greyed", "以灰色显示已剪掉的结点"),
+                       key="prune_ghost", value=False)
+    k = (bar if present else st).slider(
+        tr("Step (collapses made so far)", "步数（已剪的次数）"), 0, n, key="prune_step",
+        bind="query-params", label_visibility="collapsed" if present else "visible",
+        width=220 if present else "stretch")
+    if present:
+        bar.markdown(tr(f"**step {k} / {n}**", f"**第 {k} / {n} 步**"), width="content")
+        keys_legend()
     steps = seq.steps
     tree = seq.tree_at(k)
     table = seq.table_at(k)
@@ -333,32 +446,28 @@ def steps_view():
         collapsed = [int(s.node_id) for s in steps[:k] if keep[s.node]]
         dot, info = pv.greyed_dot(model, tree0, keep, collapsed=collapsed, g_by_id=g_of(table),
                                   highlight={steps[k].node_id: NEXT_SPLIT} if k < n else None,
-                                  lang=lang(), rankdir=direction())
+                                  lang=lang(), rankdir=direction(), **BIG)
     else:
         dot, info = pv.tree_dot(model, tree, g_by_id=g_of(table), highlight=highlight,
-                                lang=lang(), rankdir=direction())
+                                lang=lang(), rankdir=direction(), **BIG)
 
-    left, right = st.columns([3, 2], gap="large")
-    with left:
+    if present:  # the sentence, the tree scaled to the window, the numbers folded
+        with st.container(key="narration"):
+            st.markdown(step_sentence(k, n, tree))
         draw(dot, info)
-        st.caption(tr("Vermillion border: the node collapsed in this step. Blue border: the "
-                      "next weakest link.",
-                      "橙红色边框：这一步剪掉的结点。蓝色边框：下一个最弱环节。"))
+        right = st.expander(tr("The numbers of this step", "这一步的计算"))
+    else:
+        left, right = st.columns([3, 2], gap="large")
+        with left:
+            draw(dot, info)
+            st.caption(tr("Vermillion border: the node collapsed in this step. Blue border: "
+                          "the next weakest link.",
+                          "橙红色边框：这一步剪掉的结点。蓝色边框：下一个最弱环节。"))
     with right:
-        if k == 0:
-            st.markdown(tr(f"**Step 0 of {n}:** the full tree T₀, {tree.n_leaves} leaves, "
-                           f"R(T) = {pv.fmt(seq.impurities[0])}.",
-                           f"**第 0 步（共 {n} 步）：** 完整的树 T₀，{tree.n_leaves} 个叶结点，"
-                           f"R(T) = {pv.fmt(seq.impurities[0])}。"))
-        else:
+        if not present:
+            st.markdown(step_sentence(k, n, tree))
+        if k > 0:
             s = steps[k - 1]
-            st.markdown(tr(
-                f"**Step {k} of {n}:** node #{s.node_id} was the weakest link and became a "
-                f"leaf, removing {s.n_removed} node(s); the tree now has {s.total_leaves} "
-                f"leaves and R(T) = {pv.fmt(s.total_cost)}.",
-                f"**第 {k} 步（共 {n} 步）：** 结点 #{s.node_id} 是最弱环节，被剪成叶结点，"
-                f"去掉了 {s.n_removed} 个结点；现在树有 {s.total_leaves} 个叶结点，"
-                f"R(T) = {pv.fmt(s.total_cost)}。"))
             before = seq.tree_at(k - 1)
             i = int(np.flatnonzero(before.node_ids == s.node_id)[0])
             st.latex(pv.cost_latex(before, i, model.criterion))
@@ -425,7 +534,7 @@ def rep_panel():
                    f"{pv.fmt(record['tree_errors'].iloc[-1])}。"))
     kept = set(int(v) for v in result.tree.node_ids)
     draw(*pv.tree_dot(model, result.tree, highlight={n: JUST_SPLIT for n in cut if n in kept},
-                      lang=lang(), rankdir=direction()))
+                      lang=lang(), rankdir=direction(), **BIG))
     show_table(pv.rep_table(record, not classifier, lang()))
     nid = node_choice(record, "prune_rep_node", len(record) - 1)
     row = record.loc[record["node_id"] == nid].iloc[0]
@@ -460,7 +569,7 @@ def pep_panel():
                    f"剪掉 {len(cut)} 个结点：叶结点 {tree0.n_leaves} → {result.tree.n_leaves}。"
                    "被剪结点以下的结点不再考察。"))
     draw(*pv.tree_dot(model, result.tree, highlight={n: JUST_SPLIT for n in cut},
-                      lang=lang(), rankdir=direction()))
+                      lang=lang(), rankdir=direction(), **BIG))
     show_table(pv.pep_table(record, lang()))
     st.caption(tr("e = misclassified training samples. E(T_t) = the leaves' errors + 0.5 per "
                   "leaf; SE = √(E(T_t)·(1 − E(T_t)/N(t))); E(t) = e(t) + 0.5, the node as a "

@@ -1,0 +1,191 @@
+"""The lecture room in a real browser: a link opened first after the server
+starts keeps presenter mode and the language, the first click or key press
+after a load always counts, the keys step Compare and Prune, and in presenter
+mode the whole tree and the step controls are inside a 1280x720 (and a
+1920x1080) window with readable text.  Screenshots go to
+tests/browser/artifacts/presenter/."""
+
+import re
+
+import pytest
+
+from tests.browser.conftest import APP_PATH, ARTIFACTS, open_app, serve, wait_for_app
+
+SHOTS = ARTIFACTS / "presenter"
+NODES = '[data-testid="stGraphVizChart"] svg g.node'
+EXCEPTION = '[data-testid="stException"]'
+SLOW_MS = 120_000  # a cold server on a busy machine
+
+#: Where every drawn tree and the step bar are, and the tree text's size in
+#: CSS px (the DOT font size times the scale the page draws the SVG at).
+MEASURE = """() => {
+  const trees = [];
+  for (const svg of document.querySelectorAll('[data-testid="stGraphVizChart"] svg')) {
+    const r = svg.getBoundingClientRect();
+    const text = svg.querySelector('g.node text');
+    const px = text ? parseFloat(text.getAttribute('font-size')) * r.width
+                      / svg.viewBox.baseVal.width : null;
+    trees.push({top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+                nodes: svg.querySelectorAll('g.node').length, text_px: px});
+  }
+  const bars = [...document.querySelectorAll('[class*="st-key-stepbar"]')].map(b => {
+    const r = b.getBoundingClientRect();
+    return {top: r.top, bottom: r.bottom, left: r.left, right: r.right};
+  });
+  return {trees, bars, width: innerWidth, height: innerHeight};
+}"""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def shots_folder():
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+
+def settle(page):
+    page.wait_for_selector(NODES, state="attached")
+    wait_for_app(page)
+
+
+def query(page, name):
+    match = re.search(rf"[?&]{name}=([^&]*)", page.url)
+    return match.group(1) if match else None
+
+
+# -- a link on a slide works the first time ---------------------------------------------
+
+@pytest.mark.parametrize("path", ["/", "/data", "/compare", "/prune", "/learn"])
+def test_a_link_opened_first_after_the_server_starts_keeps_presenter_mode_and_language(
+        browser, path):
+    """The first run of a fresh server goes through Streamlit's legacy pages/
+    handling; the link's query string must survive it."""
+    with serve(APP_PATH, f"cold{path.replace('/', '-') or '-grow'}.log") as url:
+        page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+        try:
+            open_app(page, f"{url}{path}?present=true&lang=zh", timeout=SLOW_MS)
+            # the app's signal that presenter mode is on: the frame's CSS hides the
+            # sidebar, and the toggle (in Chinese) is on
+            page.wait_for_function("""() => {
+              const t = document.querySelector('.st-key-present input');
+              return t && t.checked && document.body.innerText.includes('演示模式');
+            }""", timeout=SLOW_MS)
+            wait_for_app(page)
+            assert not page.locator('[data-testid="stSidebar"]').is_visible()
+            assert query(page, "present") == "true", page.url
+            assert query(page, "lang") == "zh", page.url
+            assert page.locator(EXCEPTION).count() == 0
+        finally:
+            page.context.close()
+
+
+# -- the first click or key press counts --------------------------------------------------
+
+@pytest.mark.parametrize("how", ["click", "key", "click", "key"])
+def test_the_first_click_or_key_press_after_a_load_counts(page, app_url, how):
+    """Act as soon as the first tree is on screen, without waiting for the
+    run to finish: the step must move."""
+    page.goto(app_url + "/?data=wine&max_depth=3", wait_until="domcontentloaded")
+    page.wait_for_selector(NODES, state="attached")
+    page.locator(".st-key-next button").wait_for()
+    if how == "click":
+        page.locator(".st-key-next button").click()
+    else:
+        page.locator('[data-testid="stGraphVizChart"]').first.click()  # focus the page
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => /[?&]step=1\\b/.test(location.search)")
+    page.wait_for_function(f"() => document.querySelectorAll('{NODES}').length === 3")
+    wait_for_app(page)
+    assert page.locator(EXCEPTION).count() == 0
+
+
+# -- the keys on every stepping page, and the ends ----------------------------------------
+
+def press(page, key):
+    page.locator("body").click(position={"x": 5, "y": 5})
+    page.keyboard.press(key)
+
+
+def test_the_keys_step_compare_and_prune(page, app_url):
+    open_app(page, app_url + "/compare?data=wine&present=true")
+    settle(page)
+    assert page.locator(".st-key-cmp_prev button").first.is_disabled()
+    press(page, "ArrowRight")
+    page.wait_for_function("() => /[?&]cmp_step=1\\b/.test(location.search)")
+    wait_for_app(page)
+    press(page, "End")
+    page.wait_for_function(
+        "() => document.querySelector('.st-key-cmp_next button').disabled")
+    assert page.locator(".st-key-cmp_last button").first.is_disabled()
+    press(page, "Home")
+    page.wait_for_function("() => document.querySelector('.st-key-cmp_prev button').disabled")
+
+    open_app(page, app_url + "/prune?data=wine&present=true&prune_view=Weakest-link+steps")
+    settle(page)
+    assert page.locator(".st-key-prune_prev button").first.is_disabled()
+    press(page, "ArrowRight")
+    page.wait_for_function("() => /[?&]prune_step=1\\b/.test(location.search)")
+    wait_for_app(page)
+    press(page, "End")
+    page.wait_for_function(
+        "() => document.querySelector('.st-key-prune_next button').disabled")
+    # the legend of the keys is on screen in presenter mode
+    assert page.locator('[class*="st-key-keys_legend"]').is_visible()
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_next_is_disabled_at_the_last_step_and_previous_at_the_first(page, app_url):
+    open_app(page, app_url + "/?data=loan&preset=ID3&step=99")
+    settle(page)
+    assert page.locator(".st-key-next button").first.is_disabled()
+    assert page.locator(".st-key-grow_all button").first.is_disabled()
+    assert not page.locator(".st-key-prev button").first.is_disabled()
+    page.locator(".st-key-reset button").click()
+    page.wait_for_function("() => document.querySelector('.st-key-prev button').disabled")
+    assert not page.locator(".st-key-next button").first.is_disabled()
+
+
+# -- the whole tree on the projector ------------------------------------------------------
+
+GROW_VIEWS = [  # (name, link); Loan under ID3 and Wine under CART at depth 4
+    ("grow-loan-first", "/?data=loan&preset=ID3&step=0"),
+    ("grow-loan-middle", "/?data=loan&preset=ID3&step=1"),
+    ("grow-loan-last", "/?data=loan&preset=ID3&step=99"),
+    ("grow-wine-first", "/?data=wine&preset=CART&max_depth=4&step=0"),
+    ("grow-wine-middle", "/?data=wine&preset=CART&max_depth=4&step=3"),
+    ("grow-wine-last", "/?data=wine&preset=CART&max_depth=4&step=99"),
+]
+OTHER_VIEWS = [
+    ("compare-default", "/compare?cmp_step=3"),
+    ("prune-default", "/prune?data=wine"),
+    ("prune-steps", "/prune?data=wine&prune_view=Weakest-link+steps&prune_step=2"),
+]
+
+
+def assert_in_window(measured, name):
+    width, height = measured["width"], measured["height"]
+    assert measured["trees"], name
+    for tree in measured["trees"]:
+        assert tree["top"] >= 0 and tree["bottom"] <= height + 0.5, (name, tree)
+        assert tree["left"] >= 0 and tree["right"] <= width + 0.5, (name, tree)
+    assert measured["bars"], name
+    for bar in measured["bars"]:
+        assert bar["top"] >= 0 and bar["bottom"] <= height, (name, bar)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_presenter_mode_fits_the_tree_and_the_controls_in_the_window(page, app_url, size,
+                                                                     lang):
+    width, height = size
+    page.set_viewport_size({"width": width, "height": height})
+    for name, link in GROW_VIEWS + OTHER_VIEWS:
+        open_app(page, f"{app_url}{link}&present=true&lang={lang}")
+        settle(page)
+        measured = page.evaluate(MEASURE)
+        assert_in_window(measured, name)
+        if name.startswith("grow"):
+            (tree,) = measured["trees"]
+            # readable from the back: trees of up to 15 nodes at 14 px or more
+            if tree["nodes"] <= 15:
+                assert tree["text_px"] >= 14, (name, tree)
+        assert page.locator(EXCEPTION).count() == 0
+        page.screenshot(path=str(SHOTS / f"{name}-{lang}-{width}x{height}.png"))
