@@ -220,7 +220,8 @@ class BaseDecisionTree(BaseEstimator):
             weight_total=weight_sum, rng=self._rng(), categorical=is_cat,
             n_categories=[0 if c is None else len(c) for c in categories],
             multiway=setup["multiway"], missing=setup["missing"],
-            average_gain=setup["average_gain"])
+            average_gain=setup["average_gain"],
+            quinlan=setup["multiway"] or setup["missing"] == "c4.5")
         if crit.needs_samples:
             root_impurity = _grow.mean_absolute_deviation(yk, wk)
         else:
