@@ -63,6 +63,10 @@ STOP_REASONS = (
     "no valid split",
     "min_impurity_decrease",
     "leaf budget",
+    # J48 (dtree._j48)
+    "fewer than 2 branches with >= min_objects rows",
+    "collapsed: the subtree made as many training errors",
+    "empty branch",
 )
 _R = {name: i for i, name in enumerate(STOP_REASONS)}
 

@@ -175,14 +175,14 @@ def write_arff(path, X: pd.DataFrame, y, relation: str = "dtree") -> Path:
     """Write X and y (the class, last) as ARFF.  Categorical/object columns are
     nominal (a Categorical keeps its declared values), the rest numeric."""
     frame = X.copy()
-    frame[getattr(y, "name", None) or "class"] = y.to_numpy() if hasattr(y, "to_numpy") else y
+    frame[getattr(y, "name", None) or "class"] = y.values if isinstance(y, pd.Series) else y
     lines = [f"@relation {_quote(relation)}", ""]
     kinds = []
     for name in frame.columns:
         col = frame[name]
         if isinstance(col.dtype, pd.CategoricalDtype):
             values = [str(v) for v in col.cat.categories]
-        elif col.dtype == object or pd.api.types.is_bool_dtype(col):
+        elif not pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col):
             values = sorted({str(v) for v in col.dropna()})
         else:
             values = None
@@ -321,8 +321,9 @@ def dtree_tree(est, tree=None) -> dict:
         w = float(tree.weighted_n_node_samples[node])
         if not kids:
             counts = tree.value[node, 0] * w
-            return {"label": classes[weka_class_of(counts)], "n": w,
-                    "errors": w - float(counts[weka_class_of(counts)])}
+            # an empty branch has no counts: it is labelled by its value (the parent's)
+            label = weka_class_of(counts if w > 0 else tree.value[node, 0])
+            return {"label": classes[label], "n": w, "errors": w - float(counts[label])}
         f = int(tree.feature[node])
         if est.is_categorical_[f]:
             labels = [str(c) for c in est.categories_[f]]
