@@ -2,7 +2,7 @@
 #
 #   make venv     create .venv and install runtime deps (requirements.txt)
 #   make run      start the Streamlit app
-#   make test     install test deps + chromium, run the whole pytest suite
+#   make test     install test deps + chromium + weka, run the whole pytest suite
 #   make bench    run bench/bench.py
 #   make clean    remove the venv, caches and test artifacts
 #
@@ -17,9 +17,10 @@ PIP := $(BIN)/python -m pip
 RUNTIME_STAMP := $(VENV)/.installed-runtime
 TEST_STAMP := $(VENV)/.installed-test
 CHROMIUM ?= /usr/bin/chromium
+WEKA_JAR ?= /usr/share/java/weka.jar
 PYTEST_ARGS ?=
 
-.PHONY: venv install install-test chromium graphviz run test bench clean
+.PHONY: venv install install-test chromium graphviz weka run test bench clean
 
 venv install: $(RUNTIME_STAMP)
 
@@ -62,10 +63,23 @@ graphviz:
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y graphviz; \
 	fi
 
+# The J48/Id3 parity tests run Weka 3.6 (Debian's weka package, Java) as the
+# oracle. Install it only when $(WEKA_JAR) is missing; use sudo only when not
+# root. The tests read the same jar and the package's example ARFF files.
+weka:
+	@if [ -f $(WEKA_JAR) ]; then \
+	  echo "weka: $(WEKA_JAR)"; \
+	else \
+	  if [ "$$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  set -e; \
+	  $$SUDO apt-get update; \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y weka; \
+	fi
+
 run: $(RUNTIME_STAMP)
 	$(BIN)/streamlit run app.py --browser.gatherUsageStats false
 
-test: $(TEST_STAMP) chromium graphviz
+test: $(TEST_STAMP) chromium graphviz weka
 	$(BIN)/python -m pytest tests $(PYTEST_ARGS)
 
 bench: $(TEST_STAMP)

@@ -130,7 +130,7 @@ def check_shape(X, *, what="X"):
         raise ValueError(f"0 sample(s) (shape={tuple(shape)}) while a minimum of 1 is required.")
 
 
-def as_float32_matrix(X, *, what="X", allow_nan=True):
+def as_float32_matrix(X, *, what="X", allow_nan=True, dtype=np.float32):
     """Validate X and return it as a C-contiguous float32 2-d array.
 
     NaN marks a missing value (allowed unless ``allow_nan`` is False);
@@ -168,7 +168,7 @@ def as_float32_matrix(X, *, what="X", allow_nan=True):
         raise ValueError(
             f"0 sample(s) (shape={arr.shape}) while a minimum of 1 is required.")
     with np.errstate(over="ignore"):
-        arr = np.ascontiguousarray(arr, dtype=np.float32)
+        arr = np.ascontiguousarray(arr, dtype=dtype)
     infinite = np.isinf(arr)
     if infinite.any():
         col = int(np.flatnonzero(infinite.any(axis=0))[0])

@@ -1,11 +1,12 @@
 """The estimators: DecisionTreeClassifier and DecisionTreeRegressor."""
 
+import functools
 import math
 import numbers
 
 import numpy as np
 
-from . import _encode, _grow
+from . import _encode, _grow, _j48
 from ._base import (BaseEstimator, as_float32_matrix, as_sample_weight, as_table,
                     as_target, check_n_features, check_shape)
 from ._criteria import CLASSIFICATION, REGRESSION, make_criterion
@@ -21,6 +22,9 @@ PRESETS = {
     "id3": dict(criterion="entropy", multiway=True, missing="error", average_gain=False),
     "c4.5": dict(criterion="gain_ratio", multiway=True, missing="c4.5", average_gain=True),
     "cart": dict(multiway=False, missing="cart", average_gain=False),
+    # Weka's J48 (C4.5 release 8), node for node: see dtree/_j48.py
+    "j48": dict(criterion="gain_ratio", multiway=True, missing="c4.5", average_gain=True,
+                j48=True),
 }
 _MAX_DEPTH = np.iinfo(np.int32).max
 
@@ -54,7 +58,7 @@ class BaseDecisionTree(BaseEstimator):
         if algo is not None and algo not in presets:
             raise _param_error(self, "algorithm", f"one of {sorted(presets)} or None")
         out = dict(criterion=self.criterion, multiway=bool(self.multiway),
-                   missing=self.missing, average_gain=bool(self.average_gain))
+                   missing=self.missing, average_gain=bool(self.average_gain), j48=False)
         if algo is not None:
             out.update(presets[algo])
         if out["missing"] not in MISSING_RULES:
@@ -159,8 +163,16 @@ class BaseDecisionTree(BaseEstimator):
                  else [f"x{i}" for i in range(n_features)])
         categories = [(_encode.learn_categories(X, j, str(names[j])) if is_cat[j] else None)
                       for j in range(n_features)]
-        Xf = _encode.encode(X, is_cat, categories, to_numeric=as_float32_matrix)
+        # J48 decides its cuts in double precision (float32 changes glass.arff's tree)
+        self._x_dtype = np.float64 if self._setup["j48"] else np.float32
+        Xf = self._encode_X(X, is_cat, categories)
+        declared = getattr(getattr(y, "dtype", None), "categories", None)
         y = as_target(y, n_samples=n_samples)
+        if self._setup["j48"]:
+            mo = self.min_objects
+            if not (_is_real(mo) and mo > 0):
+                raise _param_error(self, "min_objects", "a number > 0")
+            self._declared_classes = declared
         if n_samples < 2:
             raise ValueError(
                 f"Cannot grow a tree from 1 sample (n_samples = {n_samples}); "
@@ -220,7 +232,8 @@ class BaseDecisionTree(BaseEstimator):
             weight_total=weight_sum, rng=self._rng(), categorical=is_cat,
             n_categories=[0 if c is None else len(c) for c in categories],
             multiway=setup["multiway"], missing=setup["missing"],
-            average_gain=setup["average_gain"])
+            average_gain=setup["average_gain"],
+            quinlan=setup["multiway"] or setup["missing"] == "c4.5")
         if crit.needs_samples:
             root_impurity = _grow.mean_absolute_deviation(yk, wk)
         else:
@@ -228,7 +241,11 @@ class BaseDecisionTree(BaseEstimator):
         nodes = _grow.Nodes(stats.shape[1])
         growth = params["growth"]
         record = bool(self.record_candidates)
-        if prob.c45_missing and prob.has_missing:
+        if setup["j48"]:
+            order = self._grow_j48(Xk, yk, wk, is_cat, categories, nodes, record)
+            growth = "depth_first"
+            self.growth_ = growth
+        elif prob.c45_missing and prob.has_missing:
             order = _grow.grow_weighted(prob, nodes, root_impurity, params["max_splits"],
                                         record, growth)
         elif growth == "breadth_first" or (growth == "depth_first"
@@ -245,6 +262,18 @@ class BaseDecisionTree(BaseEstimator):
             self.unpruned_tree_ = self.tree_
             self.tree_ = ccp_prune(self.tree_, float(self.ccp_alpha))
         return self
+
+    def _encode_X(self, X, is_cat, categories):
+        dtype = getattr(self, "_x_dtype", np.float32)
+        to_numeric = functools.partial(as_float32_matrix, dtype=dtype)
+        return _encode.encode(X, is_cat, categories, to_numeric=to_numeric, dtype=dtype)
+
+    def _grow_j48(self, X, codes, w, is_cat, categories, nodes, record):
+        data = _j48.J48Data(X.astype(np.float64), codes, w, is_cat,
+                            [0 if c is None else len(c) for c in categories],
+                            self.n_classes_, float(self.min_objects))
+        root = _j48.grow(data, np.arange(len(codes)), w.astype(np.float64))
+        return _j48.write_nodes(root, data, nodes, record)
 
     def cost_complexity_pruning_path(self, X, y, sample_weight=None):
         """scikit-learn's minimal cost-complexity pruning path: a dict with
@@ -379,8 +408,7 @@ class BaseDecisionTree(BaseEstimator):
             raise ValueError(
                 f"X has {n_features} features, but {type(self).__name__} is expecting "
                 f"{self.n_features_in_} features as input.")
-        return _encode.encode(X, self.is_categorical_, self.categories_,
-                              to_numeric=as_float32_matrix)
+        return self._encode_X(X, self.is_categorical_, self.categories_)
 
     def apply(self, X):
         """Index of the leaf each sample ends up in."""
@@ -454,7 +482,7 @@ class DecisionTreeClassifier(BaseDecisionTree):
                  max_features=None, random_state=None, max_leaf_nodes=None,
                  min_impurity_decrease=0.0, class_weight=None, ccp_alpha=0.0,
                  algorithm=None, categorical_features="auto", multiway=False, missing="cart",
-                 average_gain=False, growth=None, record_candidates=True):
+                 average_gain=False, growth=None, record_candidates=True, min_objects=2):
         self.criterion = criterion
         self.splitter = splitter
         self.max_depth = max_depth
@@ -474,6 +502,7 @@ class DecisionTreeClassifier(BaseDecisionTree):
         self.average_gain = average_gain
         self.growth = growth
         self.record_candidates = record_candidates
+        self.min_objects = min_objects
 
     def __sklearn_tags__(self):
         from sklearn.utils import ClassifierTags, InputTags, Tags, TargetTags
@@ -490,6 +519,18 @@ class DecisionTreeClassifier(BaseDecisionTree):
                 raise ValueError(
                     "Unknown label type: continuous. A classifier needs discrete class "
                     "labels; use DecisionTreeRegressor for a numeric target.")
+        declared = getattr(self, "_declared_classes", None)
+        if self._setup.get("j48") and declared is not None:
+            # J48 keeps the declared classes, in declared order (Weka's ties
+            # go to the first; minSplit counts classes without rows)
+            classes = np.asarray(declared, dtype=object)
+            lookup = {c: i for i, c in enumerate(classes.tolist())}
+            if any(v not in lookup for v in y.tolist()):
+                raise ValueError("y has labels outside its declared categories.")
+            codes = np.array([lookup[v] for v in y.tolist()], dtype=np.intp)
+            self.classes_ = classes
+            self.n_classes_ = len(classes)
+            return codes
         try:
             classes, codes = np.unique(y, return_inverse=True)
         except TypeError:
@@ -526,7 +567,14 @@ class DecisionTreeClassifier(BaseDecisionTree):
         return stats
 
     def _node_values(self, tree, stats, crit, prob):
-        return (stats[:, :-1] / stats[:, -1:])[:, None, :]
+        w = stats[:, -1:]
+        value = stats[:, :-1] / np.where(w > 0, w, 1.0)
+        # an empty branch (J48 makes one per declared value) predicts as its
+        # parent does; ids grow downwards, so parents are filled first
+        for node in np.flatnonzero(w[:, 0] <= 0):
+            if tree.parent[node] >= 0:
+                value[node] = value[tree.parent[node]]
+        return value[:, None, :]
 
     def predict_proba(self, X):
         """Class fractions of the leaf each sample reaches (with C4.5's

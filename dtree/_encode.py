@@ -101,13 +101,13 @@ def encode_column(X, j, labels):
     return out
 
 
-def encode(X, categorical, categories, *, to_numeric):
+def encode(X, categorical, categories, *, to_numeric, dtype=np.float32):
     """The float32 matrix (n, F) for X: numeric columns via ``to_numeric``,
     categorical columns as codes."""
     if not categorical.any():
         return to_numeric(X)
     n = X.shape[0]
-    out = np.empty((n, len(categorical)), dtype=np.float32)
+    out = np.empty((n, len(categorical)), dtype=dtype)
     numeric = np.flatnonzero(~categorical)
     if len(numeric):
         part = X.iloc[:, numeric] if hasattr(X, "iloc") else np.asarray(X)[:, numeric]

@@ -40,6 +40,13 @@ from ._criteria import EPSILON, split_information
 from ._tree import MULTIWAY, NUMERIC, SUBSET
 
 FEATURE_THRESHOLD = np.float32(1e-7)
+#: Quinlan's trees (ID3, C4.5) compare gains with this tolerance, as Weka does:
+#: a feature must beat the best so far by more than it (so mathematically equal
+#: gains tie and the first feature in column order wins), and a split whose
+#: gain is not above it is no split at all.
+GAIN_TOLERANCE = 1e-6
+#: Fractional sizes are compared with the size rules up to this much rounding.
+SIZE_TOLERANCE = 1e-9
 CHUNK_ELEMENTS = 1 << 17
 #: Categorical features with at most this many categories in a node get an
 #: exhaustive subset search when there are more than two classes.
@@ -56,6 +63,10 @@ STOP_REASONS = (
     "no valid split",
     "min_impurity_decrease",
     "leaf budget",
+    # J48 (dtree._j48)
+    "fewer than 2 branches with >= min_objects rows",
+    "collapsed: the subtree made as many training errors",
+    "empty branch",
 )
 _R = {name: i for i, name in enumerate(STOP_REASONS)}
 
@@ -72,7 +83,8 @@ class Problem:
     def __init__(self, X, stats, y, w, criterion, *, max_depth, min_samples_split,
                  min_samples_leaf, min_weight_leaf, max_features, splitter,
                  min_impurity_decrease, weight_total, rng, categorical=None,
-                 n_categories=None, multiway=False, missing="cart", average_gain=False):
+                 n_categories=None, multiway=False, missing="cart", average_gain=False,
+                 quinlan=False):
         self.X = X
         self.stats = stats
         self.y = y
@@ -98,6 +110,11 @@ class Problem:
         self.missing = missing
         self.c45_missing = missing == "c4.5"
         self.average_gain = average_gain
+        #: ID3/C4.5 rules: gains compared with GAIN_TOLERANCE, no zero-gain split
+        self.quinlan = quinlan
+        #: each row's fraction of a whole row (C4.5's missing-value rule makes
+        #: them fractional); None means every row is whole
+        self.frac = None
         self.has_missing = bool(np.isnan(X).any())
         self.slot = np.zeros(self.n_samples, dtype=np.intp)
         self.unit_weights = bool(np.all(w == 1.0))
@@ -114,6 +131,7 @@ class Problem:
         sub.stats = self.stats[:, samples] * scale
         sub.y = self.y[samples]
         sub.w = weights
+        sub.frac = scale
         sub.n_samples = len(samples)
         sub.slot = np.zeros(len(samples), dtype=np.intp)
         sub.has_missing = bool(np.isnan(sub.X).any())
@@ -171,6 +189,9 @@ class Nodes:
         "parent": (np.intp, -1),
         "depth": (np.intp, 0),
         "n": (np.intp, 0),
+        # the size the size rules read: n, or the sum of the rows' fractions
+        # under C4.5's missing-value rule
+        "count": (np.float64, 0.0),
         "impurity": (np.float64, np.nan),
         "reason": (np.int8, 0),
         "searched": (bool, False),
@@ -215,7 +236,7 @@ class Nodes:
         self.share = share
         self._cap = cap
 
-    def add(self, parent, depth, n, stats, impurity):
+    def add(self, parent, depth, n, stats, impurity, count=None):
         k = len(n)
         self._reserve(k)
         ids = np.arange(self.size, self.size + k)
@@ -223,6 +244,7 @@ class Nodes:
         self.parent[ids] = parent
         self.depth[ids] = depth
         self.n[ids] = n
+        self.count[ids] = n if count is None else count
         self.stats[ids] = stats
         self.impurity[ids] = impurity
         return ids
@@ -236,7 +258,7 @@ class CandidateBlock:
     weight and impurity.
     """
 
-    __slots__ = ("evaluated", "kind", "threshold", "gain", "split_info", "n_left",
+    __slots__ = ("evaluated", "kind", "threshold", "gain", "split_info", "n_left", "n_right",
                  "weight_left", "weight_right", "impurity_left", "impurity_right",
                  "improvement", "n_node", "missing_child", "missing_fraction",
                  "categorical", "eligible")
@@ -248,7 +270,7 @@ class CandidateBlock:
 
 def presearch_reason(prob, ids, nodes):
     """Reason code for nodes that are leaves before any search (0 = search)."""
-    n = nodes.n[ids]
+    n = nodes.count[ids] + SIZE_TOLERANCE  # whole rows, or C4.5's fractional ones
     w = nodes.stats[ids, -1]
     reason = np.zeros(len(ids), dtype=np.int8)
     checks = (
@@ -420,6 +442,7 @@ def search(prob, nodes, P, starts, sizes, ids, record):
     cb.gain = np.full((F, S), np.nan)
     cb.split_info = np.full((F, S), np.nan)
     cb.n_left = np.zeros((F, S), dtype=np.intp)
+    cb.n_right = np.zeros((F, S), dtype=np.intp)
     cb.weight_left = np.full((F, S), np.nan)
     cb.weight_right = np.full((F, S), np.nan)
     cb.impurity_left = np.full((F, S), np.nan)
@@ -443,13 +466,20 @@ def search(prob, nodes, P, starts, sizes, ids, record):
         n_found = found.sum(axis=0)
         mean_gain = np.where(found, cb.gain, 0.0).sum(axis=0) / np.maximum(n_found, 1)
         cb.eligible &= cb.gain >= mean_gain - 1e-12 * np.maximum(1.0, np.abs(mean_gain))
+    if prob.quinlan:
+        # a split that gains nothing (fractional rows can keep such a node
+        # impure) is no split
+        cb.eligible &= cb.gain > GAIN_TOLERANCE
     if prob.criterion.ranks_by_ratio:
         with np.errstate(divide="ignore", invalid="ignore"):
             score = np.where(cb.eligible, cb.gain / cb.split_info, -np.inf)
     else:
         score = np.where(cb.eligible, score, -np.inf)
-    best_f = np.argmax(score, axis=0)  # first feature wins exact ties
     cols = np.arange(S)
+    if prob.quinlan:
+        best_f = _first_within_tolerance(score)
+    else:
+        best_f = np.argmax(score, axis=0)  # first feature wins exact ties
     has = score[best_f, cols] > -np.inf
 
     nodes.searched[ids] = True
@@ -473,6 +503,28 @@ def search(prob, nodes, P, starts, sizes, ids, record):
             nodes.candidates[int(node)] = (cb, col)
 
 
+def _first_within_tolerance(score):
+    """Per column, the row Weka's loop keeps: a row replaces the best so far
+    only when it beats it by more than GAIN_TOLERANCE, so near-ties go to the
+    first row (feature) in order."""
+    best_f = np.zeros(score.shape[1], dtype=np.intp)
+    best = np.full(score.shape[1], -np.inf)
+    for f in range(score.shape[0]):
+        better = score[f] > best + GAIN_TOLERANCE
+        best_f[better] = f
+        best[better] = score[f, better]
+    return best_f
+
+
+def _running_sum(values, starts, sizes):
+    """Cumulative sums along the last axis, restarted at each node's start."""
+    out = np.cumsum(values, axis=-1)
+    later = starts[1:]
+    if len(later):
+        out[..., later[0]:] -= np.repeat(out[..., later - 1], sizes[1:], axis=-1)
+    return out
+
+
 def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
     """Best threshold of every numeric feature in every node of the batch."""
     crit = prob.criterion
@@ -481,6 +533,9 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
     ar = np.arange(m)
     msl, mwl = prob.min_samples_leaf, prob.min_weight_leaf
     ok_size = (b.n_left_all >= msl) & (b.n_node[seg] - b.n_left_all >= msl)
+    # C4.5's fractional rows: the size rules read sums of fractions, known
+    # once the cumulative statistics are
+    fractional = prob.frac is not None
     node_rows = np.repeat(b.stats_node.T, sizes, axis=1)[:, None, :]  # (d, 1, m)
     numeric = prob.numeric_features[allowed[prob.numeric_features].any(axis=1)]
     all_allowed = bool(allowed.all())
@@ -494,18 +549,19 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
         nk = n_known[fs]
         n_miss = sizes - nk  # (c, S)
         missing_here = prob.has_missing and bool(n_miss.any())
+        late_size = missing_here or fractional
         # where a threshold may go: between two distinct known values (and,
         # without missing values, the only thing kept is "and sizes are ok")
         if all_allowed:
-            between = np.repeat((np.ones(m, dtype=bool) if missing_here else ok_size)[None, :],
+            between = np.repeat((np.ones(m, dtype=bool) if late_size else ok_size)[None, :],
                                 len(fs), axis=0)
         else:
             between = np.repeat(allowed[fs], sizes, axis=1)
-            if not missing_here:
+            if not late_size:
                 between &= ok_size
         between[:, :-1] &= x[:, 1:] > x[:, :-1] + FEATURE_THRESHOLD
         between[:, -1] = False
-        valid = between & ok_size if missing_here else between
+        valid = between & ok_size if (missing_here and not fractional) else between
         if missing_here:
             last_k = starts + nk - 1
             at_last_known = ar == np.repeat(last_k, sizes, axis=1)
@@ -530,10 +586,18 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
             miss = b.stats_node.T[:, None, :] - known_tot
         else:
             known_tot = np.broadcast_to(b.stats_node.T[:, None, :], (b.d, len(fs), S))
-        if prob.c45_missing and missing_here:
+        c45 = prob.c45_missing and missing_here
+        if c45:
             right = np.repeat(known_tot, sizes, axis=2) - left
         else:
             right = node_rows - left
+        w_left, w_right = left[-1], right[-1]  # the grown children's weights
+        if fractional:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                cnt_l, cnt_r, w_left, w_right = _grown_sizes(prob, p, starts, sizes, nk,
+                                                             left, known_tot, b, c45)
+            valid = (valid & (cnt_l >= msl - SIZE_TOLERANCE)
+                     & (cnt_r >= msl - SIZE_TOLERANCE))
         if crit.needs_samples:
             if missing_here:
                 raise ValueError("criterion='absolute_error' does not support missing values.")
@@ -544,7 +608,7 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
                 proxy = crit.search_proxy(left, right)
         v1 = valid
         if mwl > 0:
-            v1 = valid & (left[-1] >= mwl) & (right[-1] >= mwl)
+            v1 = valid & (w_left >= mwl) & (w_right >= mwl)
         best, pos = _best_positions(np.where(v1, proxy, -np.inf), starts, sizes, seg)
         use2 = np.zeros(best.shape, dtype=bool)
         if missing_here and not prob.c45_missing:
@@ -570,7 +634,6 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
         lft = left[:, ci, q]
         if u2.any():
             lft[:, u2] += miss[:, ci[u2], s[u2]]
-        c45 = prob.c45_missing and missing_here
         total = known_tot[:, ci, s] if c45 else b.stats_node[s].T
         rgt = total - lft
         if crit.needs_samples:
@@ -584,12 +647,23 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
         if c45:
             gain = gain * (wt / b.w_node[s])  # rho: the known weight fraction
         n_l = q - starts[s] + 1 + np.where(u2, n_miss[ci, s], 0)
+        n_r = b.n_node[s] - n_l
         cb.gain[f, s] = gain
         cb.impurity_left[f, s] = il
         cb.impurity_right[f, s] = ir
-        cb.weight_left[f, s] = lft[-1]
-        cb.weight_right[f, s] = rgt[-1]
-        cb.n_left[f, s] = n_l
+        if c45:
+            # the children as grown: every row with a missing value goes down
+            # both branches, with the branch's share of the known weight
+            grow = b.w_node[s] / wt
+            cb.weight_left[f, s] = lft[-1] * grow
+            cb.weight_right[f, s] = rgt[-1] * grow
+            cb.n_left[f, s] = n_l + n_miss[ci, s]
+            cb.n_right[f, s] = n_known[f, s] - n_l + n_miss[ci, s]
+        else:
+            cb.weight_left[f, s] = lft[-1]
+            cb.weight_right[f, s] = rgt[-1]
+            cb.n_left[f, s] = n_l
+            cb.n_right[f, s] = n_r
         cb.split_info[f, s] = split_information(lft[-1], rgt[-1])
         cb.missing_fraction[f, s] = 1.0 - wt / b.w_node[s] if c45 else 1.0 - (
             known_tot[-1, ci, s] / b.w_node[s])
@@ -603,13 +677,35 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
             if missing_here:
                 thr = np.where((q == starts[s] + n_known[f, s] - 1) & ~u2, np.inf, thr)
             cb.threshold[f, s] = thr
-        n_r = b.n_node[s] - n_l
         no_missing = n_miss[ci, s] == 0
         if c45:
             missing_child = np.where(lft[-1] >= rgt[-1], 0, 1)
         else:
             missing_child = np.where(u2, 0, 1)
         cb.missing_child[f, s] = np.where(no_missing, np.where(n_l > n_r, 0, 1), missing_child)
+
+
+def _grown_sizes(prob, p, starts, sizes, nk, left, known_tot, b, c45):
+    """Sizes (sums of row fractions) and weights of the children that each
+    threshold would grow under C4.5's rule, shape (c, m) each: the known rows
+    of each side, plus every row with a missing value times the side's share
+    of the known weight."""
+    fp = prob.frac[p]
+    cnt_l = _running_sum(fp, starts, sizes)
+    f_node = np.add.reduceat(fp, starts, axis=1)  # (c, S)
+    if not c45:
+        return cnt_l, np.repeat(f_node, sizes, axis=1) - cnt_l, left[-1], \
+            np.repeat(b.w_node[None, :], sizes, axis=1) - left[-1]
+    rows = np.arange(p.shape[0])[:, None]
+    f_known = cnt_l[rows, np.maximum(starts + nk - 1, 0)]
+    f_known[nk == 0] = 0.0
+    w_known = np.repeat(known_tot[-1], sizes, axis=1)
+    share_l = left[-1] / w_known
+    f_miss = np.repeat(f_node - f_known, sizes, axis=1)
+    cnt_r = np.repeat(f_known, sizes, axis=1) - cnt_l + f_miss * (1.0 - share_l)
+    cnt_l = cnt_l + f_miss * share_l
+    grow = np.repeat(b.w_node[None, :], sizes, axis=1) / w_known
+    return cnt_l, cnt_r, left[-1] * grow, (w_known - left[-1]) * grow
 
 
 def _search_categorical(prob, b, cb, f, allowed_f):
@@ -628,6 +724,15 @@ def _search_categorical(prob, b, cb, f, allowed_f):
     w_known = known_tot[-1]
     n_known = counts.sum(axis=1)
     n_miss = b.sizes - n_known
+    if prob.frac is not None:
+        # C4.5's fractional rows: sizes are sums of fractions, and a row with a
+        # missing value joins every branch with the branch's share
+        sizes_c = np.bincount(key, weights=prob.frac[p[known]], minlength=S * C).reshape(S, C)
+        f_miss = np.add.reduceat(prob.frac[p], b.starts) - sizes_c.sum(axis=1)
+        if not prob.c45_missing:
+            f_miss = np.zeros(S)
+    else:
+        sizes_c, f_miss = counts.astype(np.float64), np.zeros(S)
     msl, mwl = prob.min_samples_leaf, prob.min_weight_leaf
     rows_of_seg = np.split(p, b.starts[1:]) if crit.needs_samples else None
     for s in np.flatnonzero(allowed_f):
@@ -641,7 +746,10 @@ def _search_categorical(prob, b, cb, f, allowed_f):
                     "missing values.")
             sub = table[:, s, present]
             n_c, w_c = counts[s, present], sub[-1]
-            if (n_c < msl).any() or (w_c < mwl).any():
+            q = w_c / w_known[s]
+            grown_c = sizes_c[s, present] + f_miss[s] * q
+            grown_w = w_c * (b.w_node[s] / w_known[s]) if prob.c45_missing else w_c
+            if (grown_c < msl - SIZE_TOLERANCE).any() or (grown_w < mwl).any():
                 continue
             if crit.needs_samples:
                 rows = rows_of_seg[s]
@@ -660,15 +768,17 @@ def _search_categorical(prob, b, cb, f, allowed_f):
                 gain *= rho
             branch = np.full(C, -1, dtype=np.intp)
             branch[present] = np.arange(len(present))
-            q = w_c / w_known[s]
             cb.gain[f, s] = gain
             cb.split_info[f, s] = -float(np.sum(q * np.log2(q)))
             cb.missing_child[f, s] = int(np.argmax(w_c))
             cb.missing_fraction[f, s] = 1.0 - rho
-            cb.categorical[(int(f), int(s))] = (branch, n_c, w_c, imp_c)
+            # the table shows the children as grown (missing rows in each branch)
+            n_grown = n_c + (n_miss[s] if prob.c45_missing else 0)
+            cb.categorical[(int(f), int(s))] = (branch, n_grown, grown_w, imp_c)
             continue
         _best_subset(prob, b, cb, f, s, present, table[:, s, :], counts[s], known_tot[:, s],
-                     n_miss[s], rows_of_seg[s] if rows_of_seg is not None else None)
+                     n_miss[s], rows_of_seg[s] if rows_of_seg is not None else None,
+                     sizes_c[s], f_miss[s])
 
 
 def _subset_candidates(prob, present, tab):
@@ -697,7 +807,8 @@ def _subset_candidates(prob, present, tab):
     return masks
 
 
-def _best_subset(prob, b, cb, f, s, present, table_s, counts_s, known_tot, n_miss, rows):
+def _best_subset(prob, b, cb, f, s, present, table_s, counts_s, known_tot, n_miss, rows,
+                 sizes_s, f_miss):
     crit = prob.criterion
     msl, mwl = prob.min_samples_leaf, prob.min_weight_leaf
     tab = table_s[:, present]
@@ -707,6 +818,7 @@ def _best_subset(prob, b, cb, f, s, present, table_s, counts_s, known_tot, n_mis
         return
     left = tab @ masks.T.astype(float)  # (d, n_candidates)
     n_left = masks @ counts_s[present]
+    size_left = masks @ sizes_s[present]  # sums of row fractions
     total = b.stats_node[s]
     miss = total - known_tot
     c45 = prob.c45_missing and n_miss > 0
@@ -719,7 +831,16 @@ def _best_subset(prob, b, cb, f, s, present, table_s, counts_s, known_tot, n_mis
     for lft, n_l, missing_left in options:
         rgt = ref[:, None] - lft
         n_r = n_ref - n_l
-        ok = (n_l >= msl) & (n_r >= msl) & (lft[-1] >= mwl) & (rgt[-1] >= mwl)
+        if prob.frac is not None:
+            # C4.5's grown children: known rows plus the missing ones by share
+            share_l = lft[-1] / ref[-1] if c45 else 0.0
+            size_l = size_left + f_miss * share_l
+            size_r = sizes_s[present].sum() - size_left + f_miss * (1.0 - share_l)
+            grow = b.w_node[s] / ref[-1] if c45 else 1.0
+            ok = ((size_l >= msl - SIZE_TOLERANCE) & (size_r >= msl - SIZE_TOLERANCE)
+                  & (lft[-1] * grow >= mwl) & (rgt[-1] * grow >= mwl))
+        else:
+            ok = (n_l >= msl) & (n_r >= msl) & (lft[-1] >= mwl) & (rgt[-1] >= mwl)
         if crit.needs_samples:
             codes_s = prob.X[f][rows]
             proxy = np.full(len(masks), -np.inf)
@@ -761,17 +882,20 @@ def _best_subset(prob, b, cb, f, s, present, table_s, counts_s, known_tot, n_mis
     cb.split_info[f, s] = split_information(lft[-1], rgt[-1])
     cb.impurity_left[f, s] = il
     cb.impurity_right[f, s] = ir
-    cb.weight_left[f, s] = lft[-1]
-    cb.weight_right[f, s] = rgt[-1]
-    cb.n_left[f, s] = n_l
+    grow = b.w_node[s] / wt if c45 else 1.0
+    cb.weight_left[f, s] = lft[-1] * grow
+    cb.weight_right[f, s] = rgt[-1] * grow
+    cb.n_left[f, s] = n_l + (n_miss if c45 else 0)
+    cb.n_right[f, s] = n_r + (n_miss if c45 else 0)
     if n_miss == 0:
         cb.missing_child[f, s] = 0 if n_l > n_r else 1
     elif c45:
         cb.missing_child[f, s] = 0 if lft[-1] >= rgt[-1] else 1
     else:
         cb.missing_child[f, s] = 0 if missing_left else 1
-    n_c = np.array([n_l, n_r])
-    cb.categorical[(int(f), int(s))] = (branch, n_c, np.array([lft[-1], rgt[-1]]),
+    n_c = np.array([cb.n_left[f, s], cb.n_right[f, s]])
+    cb.categorical[(int(f), int(s))] = (branch, n_c, np.array([cb.weight_left[f, s],
+                                                               cb.weight_right[f, s]]),
                                         np.array([il, ir]))
 
 
@@ -819,6 +943,7 @@ class Children:
     def __init__(self, n_kids, counts, stats, share, impurity=None):
         self.n_kids = n_kids
         self.counts = counts
+        self.count = None  # sums of row fractions, when not the row counts
         self.stats = stats  # (total, d)
         self.share = share
         self.impurity = impurity
@@ -937,6 +1062,7 @@ def create_children(prob, nodes, parents, kids):
         n=kids.counts,
         stats=kids.stats,
         impurity=impurity,
+        count=kids.count,
     )
     nodes.first_child[parents] = ids[np.cumsum(kids.n_kids) - kids.n_kids]
     nodes.n_children[parents] = kids.n_kids
@@ -1107,8 +1233,9 @@ def grow_weighted(prob, nodes, root_impurity, max_splits, record, growth):
         child_entries = []
         for c in range(k):
             mine = known & (slot == c)
-            child_entries.append((np.concatenate([samples[mine], miss_s]),
-                                  np.concatenate([weights[mine], miss_w * share[c]])))
+            cs = np.concatenate([samples[mine], miss_s])
+            cw = np.concatenate([weights[mine], miss_w * share[c]])
+            child_entries.append((cs[cw > 0], cw[cw > 0]))
         stats = np.stack([(prob.stats[:, s] * (w / prob.w[s])).sum(axis=1)
                           for s, w in child_entries])
         impurity = None
@@ -1116,6 +1243,8 @@ def grow_weighted(prob, nodes, root_impurity, max_splits, record, growth):
             impurity = np.array([mean_absolute_deviation(prob.y[s], w) for s, w in child_entries])
         kids = Children(np.array([k]), np.array([len(s) for s, _ in child_entries]), stats,
                         share, impurity)
+        # the size rules read sums of row fractions (a row split 0.3/0.7 counts 0.3 here)
+        kids.count = np.array([float(np.sum(w / prob.w[s])) for s, w in child_entries])
         children, searchable = create_children(prob, nodes, np.array([node]), kids)
         ready = []
         for kid, ok, entry in zip(children.tolist(), searchable, child_entries):

@@ -133,7 +133,7 @@ def candidate_frame(block, col, names, category_labels, chosen, by_ratio):
             t = _fmt(block.threshold[f, col])
             children = f"<= {t} | > {t}"
             n_l = int(block.n_left[f, col])
-            sizes = [n_l, int(block.n_node[col]) - n_l]
+            sizes = [n_l, int(block.n_right[f, col])]
             weights = [float(block.weight_left[f, col]), float(block.weight_right[f, col])]
             imps = [float(block.impurity_left[f, col]), float(block.impurity_right[f, col])]
         else:

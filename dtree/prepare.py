@@ -73,9 +73,15 @@ PRESETS = {
                    "C4.5: gain ratio = gain ÷ split information, among the splits with at "
                    "least average gain. One branch per category; numeric thresholds. A "
                    "row with a missing value is split across the branches by weight."),
+    "J48": Preset(("gain_ratio",),
+                  "J48: Weka's C4.5 (release 8), node for node: gain ratio among the "
+                  "attributes with at least average gain, one branch per declared "
+                  "category, numeric thresholds at a training value with the MDL "
+                  "penalty, at least 2 rows (min_objects) in two branches. A row with a "
+                  "missing value is split across the branches by weight."),
 }
 #: The engine's ``algorithm=`` for each preset.
-ALGORITHM = {"CART": "cart", "ID3": "id3", "C4.5": "c4.5"}
+ALGORITHM = {"CART": "cart", "ID3": "id3", "C4.5": "c4.5", "J48": "j48"}
 REGRESSION_PRESET = Preset(tuple(REGRESSION_CRITERIA), "CART regression tree.")
 
 
@@ -295,7 +301,7 @@ def prepare(frame: pd.DataFrame, setup: Setup) -> Prepared:
     incomplete = int(X.isna().any(axis=1).sum())
     if incomplete:
         notes.append(f"{incomplete} row(s) have a missing value in a chosen feature. CART "
-                     "sends them down the side that gives the larger gain, C4.5 splits "
+                     "sends them down the side that gives the larger gain, C4.5 and J48 split "
                      "them across the branches by weight, ID3 leaves them out.")
     if len(y) < 2:
         raise DataError(f"Only {len(y)} usable row(s) remain after leaving out missing "
@@ -409,7 +415,7 @@ def split_indices(y, test_size: float, seed: int, task: str):
 def estimator_for(task: str, preset: str, criterion: str, prep=None, **params):
     """The estimator for a task with the page's parameters.
 
-    ``preset`` ("CART", "ID3", "C4.5") is the engine's ``algorithm``; ID3 and
+    ``preset`` ("CART", "ID3", "C4.5", "J48") is the engine's ``algorithm``; ID3 and
     C4.5 fix their criterion.  ``prep`` names the categorical features."""
     categorical = list(prep.categorical) if prep is not None else []
     if task == "classification":

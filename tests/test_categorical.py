@@ -172,7 +172,10 @@ def test_c45_prediction_combines_branches_by_weight():
     frame = table("watermelon2_alpha.csv", drop="编号")
     X, y = frame.drop(columns="好瓜"), frame["好瓜"]
     est = DecisionTreeClassifier(algorithm="c4.5").fit(X, y)
-    assert est.score(X, y) == 1.0
+    # a row split across branches counts by its fractions in min_samples_leaf
+    # (1 by default): no node holds less than one whole row
+    assert est.tree_.weighted_n_node_samples.min() >= 1 - 1e-9
+    assert est.score(X, y) >= 16 / 17
     row = X.iloc[[0]].copy()
     row["纹理"] = np.nan
     proba = est.predict_proba(row)[0]

@@ -1,0 +1,453 @@
+"""Weka's J48 (C4.5 release 8), grown node for node as Weka 3.6 grows it.
+
+The rules, each as J48 applies them (see /work/shared/J48_NOTES.md):
+
+1. A node is a leaf when its weight is below 2·M (``min_objects``) or it is
+   pure (within 1e-6).  Weights become fractional once rows with a missing
+   value have gone down every branch.
+2. A nominal attribute splits one branch per declared value, and only if at
+   least two branches get a known weight of at least M.
+3. A numeric attribute cuts in two.  Each side must weigh at least
+   ``minSplit = 0.1 · known weight / number of classes`` clamped to [M, 25]
+   (the number of classes is the declared one), and there must be at least
+   2·minSplit rows with a known value.
+4. A cut lies between neighbouring sorted values only where
+   ``v[i-1] + 1e-5 < v[i]`` (in double precision).
+5. The best cut's gain is penalised by ``log2(number of admissible cuts) / W``
+   (W: the node's weight, rows with a missing value included); a penalised
+   gain <= 0 means the attribute cannot split.
+6. The threshold is the largest value of the whole training set that is
+   <= the midpoint of the best cut.
+7. The attributes whose gain is at least the average gain (over attributes
+   with a split; nominal ones with >= 0.3·N declared values left out of the
+   average) minus 1e-3 compete on gain ratio; a challenger must beat the best
+   so far by more than 1e-6, so near-ties go to the first column.
+8. The gain is computed on the known rows and multiplied by their weight
+   fraction; the split information counts the missing weight as one more
+   branch; a row with a missing value goes down every branch with the
+   branch's share of the known weight.
+9. After growing, top down, a subtree whose leaves make at least as many
+   training errors as the node would alone (minus 1e-3) becomes a leaf.
+
+Entropies use Weka's ``x log2 x`` with values below 1e-6 counted as 0.
+"""
+
+import math
+
+import numpy as np
+
+SMALL = 1e-6  # weka.core.Utils.SMALL: every comparison of weights and gains
+LOG2 = math.log(2.0)
+
+
+def _xlog2x(x):
+    """Weka's logFunc: x log2 x, and 0 for x < 1e-6."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = x * np.log(x) / LOG2
+    return np.where(x < 1e-6, 0.0, out)
+
+
+def _old_ent(per_class):
+    """W·H of a class distribution (last axis), Weka's oldEnt."""
+    return _xlog2x(per_class.sum(axis=-1)) - _xlog2x(per_class).sum(axis=-1)
+
+
+def _new_ent(bags):
+    """Sum over bags of W_bag·H_bag; bags on axis -2, classes on axis -1."""
+    return -(_xlog2x(bags).sum(axis=(-2, -1)) - _xlog2x(bags.sum(axis=-1)).sum(axis=-1))
+
+
+def info_gain(bags, total, old_ent=None):
+    """InfoGainSplitCrit.splitCritValue: (known fraction)·(H - H_split) per
+    known weight; 0 when the numerator is within 1e-6 of 0."""
+    known = bags.sum(axis=(-2, -1))
+    if old_ent is None:
+        old_ent = _old_ent(bags.sum(axis=-2))
+    numerator = (old_ent - _new_ent(bags)) * (1.0 - (total - known) / total)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(np.abs(numerator) < SMALL, 0.0, numerator / known)
+
+
+def split_info(bags, total):
+    """The split information in bits, the missing weight as one more branch
+    (GainRatioSplitCrit.splitEnt / total)."""
+    per_bag = bags.sum(axis=-1)
+    known = per_bag.sum()
+    if not known > SMALL:
+        return 0.0
+    ent = -_xlog2x(per_bag).sum() - _xlog2x(total - known) + _xlog2x(total)
+    return float(ent) / total
+
+
+def gain_ratio(gain, info, total):
+    """GainRatioSplitCrit.splitCritValue: 0 for a trivial split."""
+    if abs(info * total) < SMALL:
+        return 0.0
+    return gain / info
+
+
+def first_better(values, start=0.0):
+    """Index Weka's ``if (Utils.gr(v, best))`` loop keeps (-1 if none beats
+    ``start``): only running records can win, so the loop runs over those."""
+    values = np.asarray(values, dtype=np.float64)
+    if not len(values):
+        return -1
+    prior = np.maximum.accumulate(np.r_[-np.inf, values[:-1]])
+    best, idx = start, -1
+    for i in np.flatnonzero(values > prior):
+        if values[i] - best > SMALL:
+            best, idx = values[i], int(i)
+    return idx
+
+
+class Candidate:
+    """One attribute's best split of a node (C45Split), or why it has none."""
+
+    __slots__ = ("feature", "nominal", "valid", "gain", "raw_gain", "ratio", "split_info",
+                 "threshold", "cut", "n_cuts", "bags", "known_weight", "total")
+
+    def __init__(self, feature, nominal):
+        self.feature = feature
+        self.nominal = nominal
+        self.valid = False
+        self.gain = self.ratio = self.split_info = 0.0
+        self.raw_gain = np.nan
+        self.threshold = np.nan
+        self.cut = np.nan
+        self.n_cuts = 0
+        self.bags = None
+        self.known_weight = 0.0
+        self.total = 0.0
+
+
+class J48Data:
+    """Training data and settings shared by every node."""
+
+    def __init__(self, X, codes, w, nominal, n_values, n_classes, min_objects):
+        self.X = X  # (n, F) float64, nominal attributes as codes, NaN missing
+        self.codes = codes
+        self.w = w
+        self.nominal = np.asarray(nominal, dtype=bool)
+        self.n_values = np.asarray(n_values)
+        self.k = int(n_classes)
+        self.M = float(min_objects)
+        n = X.shape[0]
+        # rule 7: nominal attributes with many values stay out of the average
+        many = self.nominal & (self.n_values >= 0.3 * n - SMALL)
+        self.all_many = bool(many.all())
+        self.in_average = ~many | self.all_many
+        self.sorted_values = [None if self.nominal[f] else
+                              np.sort(X[~np.isnan(X[:, f]), f]) for f in range(X.shape[1])]
+
+    def class_dist(self, rows, weights):
+        return np.bincount(self.codes[rows], weights=weights, minlength=self.k)
+
+    # -- rule 2: nominal ---------------------------------------------------------
+
+    def nominal_candidate(self, f, rows, weights, total):
+        cand = Candidate(f, True)
+        x = self.X[rows, f]
+        known = ~np.isnan(x)
+        V = int(self.n_values[f])
+        key = x[known].astype(np.intp) * self.k + self.codes[rows[known]]
+        bags = np.bincount(key, weights=weights[known], minlength=V * self.k).reshape(V, self.k)
+        cand.bags = bags
+        cand.known_weight = float(bags.sum())
+        cand.total = total
+        if np.sum(bags.sum(axis=1) >= self.M - SMALL) < 2:
+            return cand
+        cand.valid = True
+        cand.gain = float(info_gain(bags, total))
+        cand.raw_gain = cand.gain
+        cand.split_info = split_info(bags, total)
+        cand.ratio = gain_ratio(cand.gain, cand.split_info, total)
+        return cand
+
+    # -- rules 3-6: numeric --------------------------------------------------------
+
+    def numeric_candidate(self, f, rows, weights, total):
+        cand = Candidate(f, False)
+        cand.total = total
+        x = self.X[rows, f]
+        known = np.flatnonzero(~np.isnan(x))
+        order = known[np.argsort(x[known], kind="stable")]
+        xs, ws, cs = x[order], weights[order], self.codes[rows[order]]
+        known_w = float(ws.sum())
+        cand.known_weight = known_w
+        min_split = 0.1 * known_w / self.k
+        if min_split - self.M < SMALL:
+            min_split = self.M
+        elif min_split - 25 > SMALL:
+            min_split = 25.0
+        n_known = len(xs)
+        if 2 * min_split - n_known > SMALL:
+            return cand
+        onehot = np.zeros((n_known, self.k))
+        onehot[np.arange(n_known), cs] = ws
+        left = np.cumsum(onehot, axis=0)  # left[i]: rows 0..i
+        all_known = left[-1] if n_known else np.zeros(self.k)
+        # a cut after sorted position i (before i + 1) where the values differ
+        cut_at = np.flatnonzero(xs[:-1] + 1e-5 < xs[1:])
+        lw = left[cut_at].sum(axis=1)
+        rw = known_w - lw
+        ok = (lw >= min_split - SMALL) & (rw >= min_split - SMALL)
+        cut_at = cut_at[ok]
+        cand.n_cuts = len(cut_at)
+        if not len(cut_at):
+            return cand
+        bags = np.stack([left[cut_at], all_known[None, :] - left[cut_at]], axis=1)
+        gains = info_gain(bags, total, old_ent=_old_ent(all_known))
+        best = first_better(gains)
+        raw = float(gains[best]) if best >= 0 else 0.0
+        gain = raw - math.log2(len(cut_at)) / total  # rule 5, the MDL penalty
+        cand.raw_gain = raw
+        if gain < SMALL:
+            cand.gain = gain
+            return cand
+        i = int(cut_at[best])
+        mid = (xs[i + 1] + xs[i]) / 2.0
+        if mid == xs[i + 1]:
+            mid = xs[i]
+        cand.cut = mid
+        # rule 6: the largest training value (whole set) <= the midpoint
+        values = self.sorted_values[f]
+        cand.threshold = float(values[np.searchsorted(values, mid + SMALL, side="left") - 1])
+        final = np.stack([left[i], all_known - left[i]])
+        cand.bags = final
+        cand.valid = True
+        cand.gain = gain
+        cand.split_info = split_info(final, total)
+        cand.ratio = gain_ratio(gain, cand.split_info, total)
+        return cand
+
+    # -- rule 7: the choice ----------------------------------------------------------
+
+    def select(self, rows, weights):
+        """(best Candidate or None, every Candidate, eligible mask)."""
+        total = float(weights.sum())
+        cands = [self.nominal_candidate(f, rows, weights, total) if self.nominal[f]
+                 else self.numeric_candidate(f, rows, weights, total)
+                 for f in range(self.X.shape[1])]
+        valid = np.array([c.valid for c in cands])
+        counted = valid & self.in_average
+        eligible = np.zeros(len(cands), dtype=bool)
+        if not counted.any():
+            return None, cands, eligible
+        average = float(np.mean([c.gain for c, k in zip(cands, counted) if k]))
+        best, best_ratio = None, 0.0
+        for c in cands:
+            if c.valid and c.gain >= average - 1e-3:
+                eligible[c.feature] = True
+                if c.ratio - best_ratio > SMALL:
+                    best, best_ratio = c, c.ratio
+        if best is None or abs(best_ratio) < SMALL:
+            return None, cands, eligible
+        return best, cands, eligible
+
+    # -- rule 8: sending rows down ------------------------------------------------------
+
+    def route(self, cand, rows, weights):
+        """The rows and weights of each branch of ``cand``, and each branch's
+        share of the known weight."""
+        x = self.X[rows, cand.feature]
+        missing = np.isnan(x)
+        if cand.nominal:
+            branch = np.where(missing, -1, np.nan_to_num(x, nan=-1)).astype(np.intp)
+            n_branches = int(self.n_values[cand.feature])
+        else:
+            branch = np.where(missing, -1, np.where(x <= cand.threshold, 0, 1))
+            n_branches = 2
+        per_bag = cand.bags.sum(axis=1)
+        known = per_bag.sum()
+        share = per_bag / known if known > 0 else np.full(n_branches, 1.0 / n_branches)
+        out = []
+        for b in range(n_branches):
+            mine = branch == b
+            take = mine | (missing & (share[b] > SMALL))
+            w = np.where(mine, weights, weights * share[b])[take]
+            out.append((rows[take], w))
+        return out, share
+
+
+class GrownNode:
+    """A node of the grown J48 tree (before it is written into arrays)."""
+
+    __slots__ = ("rows", "weights", "dist", "split", "cands", "eligible", "children",
+                 "share", "reason")
+
+    def __init__(self, rows, weights, dist):
+        self.rows, self.weights, self.dist = rows, weights, dist
+        self.split = None
+        self.cands = None
+        self.eligible = None
+        self.children = []
+        self.share = None
+        self.reason = ""
+
+    @property
+    def total(self):
+        return float(self.dist.sum())
+
+    def errors_as_leaf(self):
+        return self.total - float(self.dist.max())
+
+    def training_errors(self):
+        if not self.children:
+            return self.errors_as_leaf()
+        return sum(c.training_errors() for c in self.children)
+
+    def make_leaf(self, reason):
+        self.split, self.children, self.share = None, [], None
+        self.reason = reason
+
+
+def grow(data, rows, weights):
+    """The unpruned J48 tree (rules 1-8), collapsed (rule 9)."""
+    root = GrownNode(rows, weights, data.class_dist(rows, weights))
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        total = node.total
+        if total < 2 * data.M - SMALL:
+            node.reason = "fewer than 2 branches with >= min_objects rows"
+            continue
+        if abs(total - node.dist.max()) < SMALL:
+            node.reason = "pure"
+            continue
+        best, node.cands, node.eligible = data.select(node.rows, node.weights)
+        if best is None:
+            node.reason = "no valid split"
+            continue
+        node.split = best
+        branches, node.share = data.route(best, node.rows, node.weights)
+        node.children = [GrownNode(r, w, data.class_dist(r, w)) for r, w in branches]
+        stack.extend(node.children[::-1])
+    collapse(root)
+    return root
+
+
+def collapse(node):
+    """Rule 9, top down: a subtree that does not reduce the training errors
+    (by more than 1e-3) becomes a leaf."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if not n.children:
+            continue
+        if n.training_errors() >= n.errors_as_leaf() - 1e-3:
+            n.make_leaf("collapsed: the subtree made as many training errors")
+        else:
+            stack.extend(n.children)
+
+
+# --------------------------------------------------------------------------
+# writing the grown tree into the builder's arrays
+# --------------------------------------------------------------------------
+
+def _candidate_block(node, data, n_node):
+    """The node's per-attribute table, in the shape the other builders record."""
+    from ._grow import CandidateBlock
+    from ._tree import MULTIWAY, NUMERIC
+
+    F = data.X.shape[1]
+    cb = CandidateBlock()
+    cb.evaluated = np.ones((F, 1), dtype=bool)
+    cb.kind = np.where(data.nominal, MULTIWAY, NUMERIC)[:, None].astype(np.int8)
+    cb.threshold = np.full((F, 1), np.nan)
+    cb.gain = np.full((F, 1), np.nan)
+    cb.split_info = np.full((F, 1), np.nan)
+    cb.n_left = np.zeros((F, 1), dtype=np.intp)
+    cb.n_right = np.zeros((F, 1), dtype=np.intp)
+    for name in ("weight_left", "weight_right", "impurity_left", "impurity_right"):
+        setattr(cb, name, np.full((F, 1), np.nan))
+    cb.missing_child = np.full((F, 1), -1, dtype=np.intp)
+    cb.missing_fraction = np.zeros((F, 1))
+    cb.categorical = {}
+    cb.n_node = np.array([n_node])
+    cb.eligible = node.eligible[:, None].copy()
+    total = node.total
+    for c in node.cands:
+        f = c.feature
+        cb.missing_fraction[f, 0] = 1.0 - c.known_weight / total if total > 0 else 0.0
+        if not c.valid:
+            continue
+        cb.gain[f, 0] = c.gain
+        cb.split_info[f, 0] = c.split_info
+        per_bag = c.bags.sum(axis=1)
+        grown = per_bag * (total / per_bag.sum())  # missing rows added by share
+        imp = np.array([_entropy(b) for b in c.bags])
+        cb.missing_child[f, 0] = int(np.argmax(per_bag))
+        x = data.X[node.rows, f]
+        n_miss = int(np.isnan(x).sum())
+        if c.nominal:
+            counts = np.bincount(x[~np.isnan(x)].astype(np.intp), minlength=len(per_bag))
+            n_grown = counts + np.where(per_bag > SMALL, n_miss, 0)
+            cb.categorical[(f, 0)] = (np.arange(len(per_bag)), n_grown, grown, imp)
+        else:
+            cb.threshold[f, 0] = c.threshold
+            n_l = int(np.sum(x <= c.threshold))
+            cb.n_left[f, 0] = n_l + n_miss
+            cb.n_right[f, 0] = int(np.sum(x > c.threshold)) + n_miss
+            cb.weight_left[f, 0], cb.weight_right[f, 0] = grown
+            cb.impurity_left[f, 0], cb.impurity_right[f, 0] = imp
+    cb.improvement = total / data.w.sum() * cb.gain
+    return cb
+
+
+def _entropy(dist):
+    total = dist.sum()
+    if total <= 0:
+        return 0.0
+    p = dist[dist > 0] / total
+    return float(-(p * np.log2(p)).sum())
+
+
+def write_nodes(root, data, nodes, record):
+    """Fill the builder's ``Nodes`` (children with consecutive ids) from the
+    grown tree; returns the split order (pre-order, as J48 grows)."""
+    from ._grow import _R
+    from ._tree import MULTIWAY, NUMERIC
+
+    w_root = root.total
+    order = []
+
+    def add(items, parent, depth):
+        n = np.array([len(g.rows) for g in items])
+        stats = np.array([np.r_[g.dist, g.total] for g in items])
+        imp = np.array([_entropy(g.dist) for g in items])
+        return nodes.add(parent=np.full(len(items), parent), depth=np.full(len(items), depth),
+                         n=n, stats=stats, impurity=imp,
+                         count=np.array([g.total for g in items]))
+
+    stack = [(root, int(add([root], -1, 0)[0]))]
+    while stack:
+        g, i = stack.pop()
+        if g.cands is not None:
+            nodes.searched[i] = True
+            if record:
+                nodes.candidates[i] = (_candidate_block(g, data, len(g.rows)), 0)
+        if g.split is None:
+            nodes.reason[i] = _R[g.reason]
+            continue
+        c = g.split
+        order.append(i)
+        nodes.has_split[i] = True
+        nodes.feature[i] = c.feature
+        nodes.kind[i] = MULTIWAY if c.nominal else NUMERIC
+        nodes.threshold[i] = c.threshold
+        nodes.missing_child[i] = int(np.argmax(c.bags.sum(axis=1)))
+        nodes.gain[i] = c.gain
+        nodes.improvement[i] = g.total / w_root * c.gain
+        nodes.split_info[i] = c.split_info
+        if c.nominal:
+            nodes.branch_of_code[i] = np.arange(len(g.children))
+        kids = add(g.children, i, nodes.depth[i] + 1)
+        nodes.first_child[i] = kids[0]
+        nodes.n_children[i] = len(kids)
+        nodes.share[kids] = g.share
+        for child, k in zip(g.children, kids):
+            if child.total <= 0:
+                child.reason = "empty branch"
+        stack.extend(zip(g.children[::-1], kids[::-1].tolist()))
+    return order
