@@ -83,6 +83,7 @@ html { font-size: 22px; }
   z-index: 999990; opacity: 0.75; }
 [class*='st-key-keys_legend'] p { font-size: 0.55rem; }
 .st-key-narration p { font-size: 0.75rem; line-height: 1.35; }
+.st-key-narration { max-height: 2.1rem; overflow-y: auto; }
 [class*='st-key-tree_box'] [data-testid='stGraphVizChart'] { display: flex;
   justify-content: center; }
 [class*='st-key-tree_box'] [data-testid='stGraphVizChart'] svg {

@@ -315,8 +315,15 @@ def test_id3_with_missing_values_is_tested_on_the_same_rows():
     assert z.shape == (2, 2) and np.isfinite(z).all()
 
 
-def test_presenter_mode_draws_two_trees_a_row():
+def test_presenter_mode_draws_the_trees_in_one_row_with_compact_boxes():
+    """Presenter mode: the 2-4 trees share the width (the CSS scales each to
+    its column and the window); boxes drawn large, a line shorter."""
     at = start(query={"present": "true", "cmp_n": "4"})
-    assert at.button_group(key="cmp_row").value == 2
+    with pytest.raises(KeyError):  # no "trees per row" choice: one row
+        at.button_group(key="cmp_row")
     specs = dots(at)
-    assert len(specs) == 4 and all("fontsize=16" in d for d in specs)
+    assert len(specs) == 4 and all("fontsize=20" in d for d in specs)
+    assert all(re.search(r'label="#0  ', d) for d in specs)  # the id shares a line
+    assert not any("node #0" in d for d in specs)
+    plain = dots(start(query={"cmp_n": "4"}))
+    assert all("node #0" in d for d in plain)
