@@ -222,6 +222,7 @@ def test_two_sessions_share_one_fit():
 def test_the_app_sessions_share_one_fit_of_a_builtin_dataset():
     from pages.shared import MODELS
 
+    MODELS.clear()  # other tests fit Iris with other settings
     app = str(Path(__file__).resolve().parents[1] / "app.py")
     sessions = [AppTest.from_file(app, default_timeout=120).run() for _ in range(2)]
     assert not any(at.exception for at in sessions)
