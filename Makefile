@@ -4,6 +4,7 @@
 #   make run      start the Streamlit app
 #   make test     install test deps + chromium + weka, run the whole pytest suite
 #   make bench    run bench/bench.py
+#   make loadtest a class on one link: bench/classroom.py (about 8 min, not in make test)
 #   make clean    remove the venv, caches and test artifacts
 #
 # Stamp files in .venv record what was installed, so pip only runs again
@@ -20,7 +21,7 @@ CHROMIUM ?= /usr/bin/chromium
 WEKA_JAR ?= /usr/share/java/weka.jar
 PYTEST_ARGS ?=
 
-.PHONY: venv install install-test chromium graphviz weka run test bench clean
+.PHONY: venv install install-test chromium graphviz weka run test bench loadtest clean
 
 venv install: $(RUNTIME_STAMP)
 
@@ -84,6 +85,12 @@ test: $(TEST_STAMP) chromium graphviz weka
 
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/bench.py
+
+# 1, 10 and 30 students stepping through (2 of them in Chromium), then 60
+# sessions uploading different 20k-row CSVs; traffic only to 127.0.0.1.
+loadtest: $(TEST_STAMP) chromium
+	$(BIN)/python bench/classroom.py class --sizes 1,10,30
+	$(BIN)/python bench/classroom.py uploads --sessions 60 --after 150
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis tests/browser/artifacts

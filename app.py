@@ -10,6 +10,7 @@ Run it with ``make run`` (or ``streamlit run app.py``).
 
 import streamlit as st
 
+from pages.memory import freeze_imports_once
 from pages.shared import (LANGUAGES, current_table, presenting, restore_view_from_url, tr,
                           url_warning, write_view_to_url)
 
@@ -115,3 +116,7 @@ try:
     chosen.run()
 finally:  # also when a page stops early (st.stop) on a message
     write_view_to_url()
+    # Once per process, after the first page has imported what it needs:
+    # gc.freeze() (see pages/memory.py and .streamlit/config.toml
+    # [runner] postScriptGC for the measurements).
+    freeze_imports_once()

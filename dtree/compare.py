@@ -450,6 +450,14 @@ class Profile:
         test = score_path(self.model, self.X_test, self.y_test)
         return leaf_counts(self.model), train, test
 
+    def derived_nbytes(self) -> int:
+        """Bytes of the arrays this profile computed and keeps (encoded rows,
+        scores, the last trees and predictions), not those it was given."""
+        given = {"model", "X_train", "y_train", "X_test", "y_test", "_lock"}
+        with self._lock:
+            kept = [v for k, v in vars(self).items() if k not in given]
+        return _array_bytes(kept)
+
     def test_predictions(self, k):
         """Predictions of ``tree_at(k)`` on the test rows (the last few are kept)."""
         Xe = self._test_encoded
@@ -461,6 +469,22 @@ class Profile:
 #: How many steps' trees and predictions a Profile keeps (a tree of thousands
 #: of steps would otherwise keep thousands of trees while the user steps).
 KEEP = 8
+
+
+def _array_bytes(obj, depth=0) -> int:
+    """Bytes of the numpy arrays in ``obj`` (containers and plain objects,
+    a few levels deep)."""
+    if isinstance(obj, np.ndarray):
+        return obj.nbytes
+    if depth > 4:
+        return 0
+    if isinstance(obj, dict):
+        return sum(_array_bytes(v, depth + 1) for v in obj.values())
+    if isinstance(obj, (list, tuple)):
+        return sum(_array_bytes(v, depth + 1) for v in obj)
+    if hasattr(obj, "__dict__") and not isinstance(obj, type):
+        return _array_bytes(vars(obj), depth + 1)
+    return 0
 
 
 def _remember(store, k, compute):

@@ -52,6 +52,24 @@ class DataError(ValueError):
     """A problem with the user's data, worded for the page."""
 
 
+class DroppedRows(str):
+    """A note (a str, like the others) that says rows were left out:
+    ``rows`` of them, for the reason ``why`` ("ragged": more fields than the
+    header; "no target": a missing target value).  The page shows it as a
+    warning rather than a grey caption."""
+
+    rows: int
+    why: str
+
+    def __new__(cls, text: str, rows: int, why: str):
+        note = super().__new__(cls, text)
+        note.rows, note.why = int(rows), str(why)
+        return note
+
+    def __reduce__(self):
+        return (DroppedRows, (str(self), self.rows, self.why))
+
+
 # ---------------------------------------------------------------------------
 # Built-in datasets
 # ---------------------------------------------------------------------------
@@ -355,8 +373,8 @@ def _read_text(data: bytes, prefer_tab: bool) -> Table:
                                 **options)
         except (pd.errors.ParserError, csv.Error, ValueError) as exc:
             raise DataError(f"The file could not be parsed as a table: {exc}") from None
-        notes.append(f"{len(bad)} row(s) had more fields than the header's {len(names)} "
-                     f"and were left out.")
+        notes.append(DroppedRows(f"{len(bad)} row(s) had more fields than the header's "
+                                 f"{len(names)} and were left out.", len(bad), "ragged"))
     except (pd.errors.EmptyDataError, UnicodeError, ValueError) as exc:
         raise DataError(f"The file could not be parsed as a table: {exc}") from None
     # the header gave the names; _clean_columns reports the changes made to them

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
-from .io import DataError
+from .io import DataError, DroppedRows
 
 #: A categorical feature with more categories than this is refused (the
 #: engine's own limit; a multiway split with that many branches shows nothing).
@@ -296,7 +296,8 @@ def prepare(frame: pd.DataFrame, setup: Setup) -> Prepared:
     X = pd.DataFrame(columns)
     dropped_target = int((~ok).sum())
     if dropped_target:
-        notes.append(f"{dropped_target} row(s) with a missing target were left out.")
+        notes.append(DroppedRows(f"{dropped_target} row(s) with a missing target were left "
+                                 "out.", dropped_target, "no target"))
     X, y = X[ok].reset_index(drop=True), y[ok]
     incomplete = int(X.isna().any(axis=1).sum())
     if incomplete:

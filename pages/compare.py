@@ -167,12 +167,10 @@ def label_of(i, preset, criterion):
     return text + f" ({preset})" if preset != "CART" else text
 
 
-@st.cache_resource(show_spinner=False, max_entries=32)
-def _profile(key, setup, preset, criterion, params, _fit, _prep):
-    # trained on the rows its fit used (ID3 leaves out rows with a missing
-    # value), tested on the same test rows as every other tree
-    return compare.Profile(_fit.model, _fit.prep.X_train, _fit.prep.y_train, _prep.X_test,
-                           _prep.y_test)
+# Each tree's compare.Profile is kept with its fit (Fit.profile): trained on
+# the rows its fit used (ID3 leaves out rows with a missing value), tested on
+# the same test rows as every other tree, and dropped with the fit when the
+# size-bounded fit cache (pages.shared.MODELS) drops it.
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
@@ -236,7 +234,7 @@ for i, col in enumerate(heads):
             configs.append((i, label, None, None))
             continue
         key = (table.key, setup, preset, criterion, tuple(sorted(params.items())))
-        configs.append((i, label, _profile(*key, fit, prep), key))
+        configs.append((i, label, fit.profile, key))
         if fit.prep is not prep and not present:  # ID3 without rows with a missing value
             st.caption(tr(f"Trained on the {len(fit.prep.y_train):,} training rows without "
                           "a missing value (ID3 has no rule for them); tested on all "

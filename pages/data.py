@@ -3,7 +3,7 @@
 import streamlit as st
 
 from dtree import viz
-from dtree.io import BUILTIN, DataError
+from dtree.io import BUILTIN, DataError, DroppedRows
 from dtree.prepare import infer_task
 from pages.shared import (builtin_table, current_setup, current_table, identifiers,
                           inferred_types, lang, md, prepared, require_frame, said, summary,
@@ -70,6 +70,23 @@ def summary_shown(table):
     return table.rename(columns=SUMMARY_ZH)
 
 
+def show_note(note):
+    """A note on the data: a warning when rows were left out (how many and
+    why), a caption otherwise."""
+    if isinstance(note, DroppedRows):
+        if note.why == "ragged":
+            text = tr(f"{note.rows:,} row(s) of the file were left out: they have more "
+                      "fields than the header row.",
+                      f"文件中有 {note.rows:,} 行被舍弃：它们的字段比表头多。")
+        else:
+            text = tr(f"{note.rows:,} row(s) were left out: they have no value in the "
+                      "target column.",
+                      f"有 {note.rows:,} 行被舍弃：它们的目标列没有值。")
+        st.warning(text, icon=":material/warning:")
+    else:
+        st.caption(md(said(note)))
+
+
 def forget_columns():
     """A new target: the feature and type choices start again from the defaults."""
     for key in ("features", "categorical", "task"):
@@ -114,7 +131,7 @@ st.markdown(tr(f"**In use:** {md(table_title(table))} — {len(table.frame):,} r
                f"**当前数据：** {md(table_title(table))} — {len(table.frame):,} 行 × "
                f"{table.frame.shape[1]:,} 列"))
 for note in table.notes:
-    st.caption(md(said(note)))
+    show_note(note)
 
 # -- columns ------------------------------------------------------------------
 frame = table.frame
@@ -232,6 +249,6 @@ else:
                   f"{len(prep.feature_names):,} 个特征交给算法；{task_name(setup.task)}任务。"),
                icon=":material/check:")
     for note in prep.notes:
-        st.caption(md(said(note)))
+        show_note(note)
     st.page_link("pages/grow.py", label=tr("Grow the tree", "生长决策树"),
                  icon=":material/arrow_forward:")

@@ -7,42 +7,43 @@ is called (a tab of the Grow page, or any other page).  It calls neither
 
 Every file is built only when its button is clicked (``st.download_button``
 with a callable ``data``, run by Streamlit on a worker thread), then kept in
-a small cache attached to the model, so a page rerun costs nothing here.
+a size-bounded cache keyed by the model, so a page rerun costs nothing here.
 """
 
 from __future__ import annotations
 
 import threading
 import weakref
-from collections import OrderedDict
 
 import streamlit as st
 
 from dtree import exporting
 from dtree.viz import MAX_DRAWN_NODES
+from pages.memory import MB, SizedLRU, budget_mb
 from pages.shared import lang, tr
 
-#: Files kept per model (the HTML embeds plotly.js: about 5 MB each).
-CACHE_ENTRIES = 8
-_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+#: Built files of every model, for the whole process (the HTML embeds
+#: plotly.js: about 5 MB each), bounded by bytes (``DTREE_EXPORTS_MB``, 64 MB by
+#: default) and by count; keyed by the model's identity and the file's key.
+#: A model's files are dropped when the model is.
+FILES = SizedLRU(budget_mb("exports", 64) * MB, max_entries=64,
+                 size_of=lambda data: len(data), name="exports")
+_watched: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # model -> its id
 _lock = threading.Lock()
+
+
+def _forget(model_id: int) -> None:
+    FILES.discard_where(lambda key: key[0] == model_id)
 
 
 def cached_file(model, key: tuple, build):
     """``build()`` for this model and key, built once (thread-safe: the
     download callables run outside the script thread)."""
     with _lock:
-        files = _cache.setdefault(model, OrderedDict())
-        if key in files:
-            files.move_to_end(key)
-            return files[key]
-    data = build()
-    with _lock:
-        files = _cache.setdefault(model, OrderedDict())
-        files[key] = data
-        while len(files) > CACHE_ENTRIES:
-            files.popitem(last=False)
-    return data
+        if model not in _watched:  # its files go when it goes (ids are reused)
+            _watched[model] = id(model)
+            weakref.finalize(model, _forget, id(model))
+    return FILES.get_or_create((id(model), *key), build)
 
 
 def file_builders(model, step: int, *, title: str, style: str, language: str):

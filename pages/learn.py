@@ -15,7 +15,7 @@ import streamlit as st
 from dtree import learn
 from pages.orders_panel import growth_orders_panel, url_choice
 from pages.shared import (chosen_parameters, current_fit, current_setup, current_table, lang,
-                          md, require_frame, tr)
+                          md, require_frame, shared_result, tr)
 
 require_frame()
 
@@ -322,11 +322,12 @@ def table_numeric_columns(fit):
     return columns
 
 
-@st.cache_resource(show_spinner=False, max_entries=8)
 def scaling(key, _fit):
+    """The scaling report, once per fit for the whole process; kept in the
+    size-bounded cache of fits (it holds a second model)."""
     prep = _fit.prep
-    return learn.scaling_report(_fit.model, prep.X_train, prep.y_train,
-                                columns=table_numeric_columns(_fit))
+    return shared_result("scaling", key, lambda: learn.scaling_report(
+        _fit.model, prep.X_train, prep.y_train, columns=table_numeric_columns(_fit)))
 
 
 def scaling_part():

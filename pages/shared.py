@@ -9,15 +9,20 @@ Session state:
   (``persist_state="session"``); :func:`current_setup` reads them, with
   inferred defaults for any the user has not touched.
 
-Caches: the prepared matrices and the fitted model are kept with
-``st.cache_resource`` (shared, read-only), keyed by the dataset's key and
-the plain settings; a fitted model with its recorded steps is costly to
-pickle, which ``st.cache_data`` would do on every rerun.
+Caches: the prepared matrices and the fitted models are kept in
+:data:`MODELS`, one process-wide :class:`pages.memory.SizedLRU` shared by
+every session (read-only values), keyed by the dataset's key (a content
+hash for uploads) and the plain settings, and bounded by estimated bytes
+(``DTREE_MODELS_MB``, 300 MB by default): a class on one link fits a built-in
+dataset once, and 60 different uploads cannot fill the server's memory.  A
+fitted model with its recorded steps is costly to pickle, which
+``st.cache_data`` would do on every rerun.
 """
 
 from __future__ import annotations
 
 import hashlib
+import threading
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -30,6 +35,7 @@ from dtree.io import BUILTIN, DataError, find_builtin, load_builtin, read_table
 from dtree.prepare import (CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA, Setup,
                            column_summary, criteria_for, estimator_for, identifier_columns,
                            infer_task, infer_types, prepare)
+from pages.memory import MB, SizedLRU, budget_mb, estimate_bytes
 from pages.terms import CRITERIA_ZH, DATASETS_ZH, GROWTH_ZH, PRESETS_ZH, message_zh, zh
 
 DEFAULT_DATASET = "Iris"
@@ -312,12 +318,28 @@ def sidebar_controls(task, preset):
 # ---------------------------------------------------------------------------
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
+def _size(value) -> int:
+    """Bytes of a cached value: a Fit (or anything with ``nbytes``) says
+    itself, as it grows; anything else is estimated."""
+    n = getattr(value, "nbytes", None)
+    return int(n) if isinstance(n, (int, np.integer)) else estimate_bytes(value)
+
+
+#: Prepared data, fitted trees and what is derived from them, for every
+#: session of this process.  Keys start with what they are ("prepared",
+#: "fit", ...) and hold nothing session-specific: the dataset's key and the
+#: plain settings.  Bounded by estimated bytes (and entries).
+MODELS = SizedLRU(budget_mb("models", 300) * MB, max_entries=256, size_of=_size,
+                  name="models")
+
+
 def _prepared(key: str, setup: Setup, _frame: pd.DataFrame):
-    try:
-        return prepare(_frame, setup), None
-    except DataError as exc:
-        return None, str(exc)
+    def make():
+        try:
+            return prepare(_frame, setup), None
+        except DataError as exc:
+            return None, str(exc)
+    return MODELS.get_or_create(("prepared", key, setup), make)
 
 
 def prepared(table: Loaded, setup: Setup):
@@ -325,14 +347,56 @@ def prepared(table: Loaded, setup: Setup):
     return _prepared(table.key, setup, table.frame)
 
 
+def shared_result(kind: str, key: tuple, make):
+    """``make()`` computed once for the whole process and kept in
+    :data:`MODELS` (size-bounded) under ``(kind, *key)``: for values derived
+    from a fit that are costly (read-only, shared by every session)."""
+    return MODELS.get_or_create((kind, *key), make)
+
+
 class Fit:
     """A fitted model with its data, and what the pages derive from them
     (computed once, on first use)."""
 
-    def __init__(self, model, prep):
+    #: What cost_complexity keeps per Fit (a table per step the class looked at).
+    CC_BYTES = 16 * MB
+    #: The lazily computed attributes counted in :attr:`nbytes`.
+    LAZY = ("X_train_encoded", "routes_train", "y_codes", "scores", "step_of_node")
+
+    def __init__(self, model, prep, base=None):
         self.model = model
         self.prep = prep
-        self._cc = {}
+        #: the prepared data before ID3 left rows out (``prep`` otherwise):
+        #: the compare page tests every tree on its test rows
+        self.base = prep if base is None else base
+        # shared by every session that looks at this tree: bounded and locked
+        self._cc = SizedLRU(self.CC_BYTES, max_entries=512, name="cost_complexity")
+        self._lock = threading.Lock()
+        self._sizes = {}
+        self._base_bytes = estimate_bytes((model, prep, self.base))
+
+    @property
+    def nbytes(self) -> int:
+        """Estimated bytes held by this fit: model, data, what was derived."""
+        with self._lock:
+            for name in self.LAZY:
+                if name in self.__dict__ and name not in self._sizes:
+                    self._sizes[name] = estimate_bytes(self.__dict__[name])
+            total = self._base_bytes + sum(self._sizes.values())
+            profile = self.__dict__.get("profile")
+        if profile is not None:
+            total += profile.derived_nbytes()
+        return total + self._cc.nbytes
+
+    @cached_property
+    def profile(self):
+        """The compare page's :class:`dtree.compare.Profile` of this tree
+        (trained on the rows its fit used, tested on the same test rows as
+        every other tree).  Kept with the fit, so that it never keeps a model
+        and its data alive after the fit cache dropped them."""
+        from dtree import compare
+        return compare.Profile(self.model, self.prep.X_train, self.prep.y_train,
+                               self.base.X_test, self.base.y_test)
 
     @property
     def n_steps(self):
@@ -374,22 +438,30 @@ class Fit:
     def cost_complexity(self, k):
         """cost_complexity_table(tree_at(k)), or None while the pruning module
         is not available."""
-        if k not in self._cc:
-            try:
-                from dtree._pruning import cost_complexity_table
-            except ImportError:
-                return None
-            self._cc[k] = cost_complexity_table(self.model.tree_at(k))
-        return self._cc[k]
+        try:
+            from dtree._pruning import cost_complexity_table
+        except ImportError:
+            return None
+        return self._cc.get_or_create(
+            int(k), lambda: cost_complexity_table(self.model.tree_at(k)))
 
 
-@st.cache_resource(show_spinner=False, max_entries=24)
 def _fit(key: str, setup: Setup, preset: str, criterion: str, params: tuple, _prep):
-    if preset == "ID3" and setup.task == "classification":
-        _prep = _prep.complete_rows()  # ID3 has no rule for missing values
-    model = estimator_for(setup.task, preset, criterion, _prep,
-                          **dict(params)).fit(_prep.X_train, _prep.y_train)
-    return Fit(model, _prep)
+    """The Fit for these settings, grown once for every session of the
+    process (concurrent sessions wait for the one that grows it)."""
+    cache_key = ("fit", key, setup, preset, criterion, params)
+
+    def make():
+        prep = _prep
+        if preset == "ID3" and setup.task == "classification":
+            prep = prep.complete_rows()  # ID3 has no rule for missing values
+        model = estimator_for(setup.task, preset, criterion, prep,
+                              **dict(params)).fit(prep.X_train, prep.y_train)
+        return Fit(model, prep, base=_prep)
+
+    fit = MODELS.get_or_create(cache_key, make)
+    MODELS.remeasure(cache_key)  # its derived parts may have grown since
+    return fit
 
 
 def fitted(table: Loaded, setup: Setup, prep, preset: str, criterion: str, params: dict):

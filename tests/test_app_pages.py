@@ -446,3 +446,37 @@ def test_growth_orders_tab_compares_the_orders():
     text = " ".join(m.value for m in at.markdown) + " ".join(s.value for s in at.success) \
         + " ".join(i.value for i in at.info)
     assert "breadth-first" in text and "depth-first" in text
+
+
+# -- rows left out are said in a warning ------------------------------------------------
+
+def _warnings(at):
+    return [w.value for w in at.warning]
+
+
+def test_a_ragged_csv_warns_how_many_rows_were_left_out():
+    rows = ["x,y,label"] + [f"{i},{i % 7},{'ab'[i % 2]}" for i in range(40)]
+    rows[5] += ",extra"
+    rows[9] += ",extra,more"
+    rows[20] += ",extra"
+    at = upload(start(), "ragged.csv", "\n".join(rows).encode())
+    said = [w for w in _warnings(at) if "left out" in w]
+    assert said and "3 row(s)" in said[0] and "more fields than the header" in said[0]
+    assert not any("3 row(s) had more fields" in c.value for c in at.caption)
+
+
+def test_rows_without_a_target_are_warned_about_with_their_count():
+    rows = ["x,y,label"] + [f"{i},{i % 5},{'' if i % 10 == 3 else 'ab'[i % 2]}"
+                            for i in range(60)]
+    at = upload(start(), "gaps.csv", "\n".join(rows).encode())
+    said = [w for w in _warnings(at) if "no value in the target" in w]
+    assert said and "6 row(s)" in said[0]
+
+
+def test_the_warning_speaks_chinese_too():
+    rows = ["x,y,label"] + [f"{i},{i % 5},{'' if i % 10 == 3 else 'ab'[i % 2]}"
+                            for i in range(60)]
+    at = start()
+    at.session_state["lang"] = "zh"
+    at = upload(at.run(), "gaps.csv", "\n".join(rows).encode())
+    assert any("有 6 行被舍弃" in w for w in _warnings(at))
