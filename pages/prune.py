@@ -533,7 +533,7 @@ def rep_panel():
                    f"{pv.fmt(record.attrs['errors_start'])} → "
                    f"{pv.fmt(record['tree_errors'].iloc[-1])}。"))
     kept = set(int(v) for v in result.tree.node_ids)
-    draw(*pv.tree_dot(model, result.tree, highlight={n: JUST_SPLIT for n in cut if n in kept},
+    draw(box="tree_box_prune_rep", *pv.tree_dot(model, result.tree, highlight={n: JUST_SPLIT for n in cut if n in kept},
                       lang=lang(), rankdir=direction(), **BIG))
     show_table(pv.rep_table(record, not classifier, lang()))
     nid = node_choice(record, "prune_rep_node", len(record) - 1)
@@ -568,7 +568,7 @@ def pep_panel():
                    "leaves. Nodes below a pruned node are not looked at.",
                    f"剪掉 {len(cut)} 个结点：叶结点 {tree0.n_leaves} → {result.tree.n_leaves}。"
                    "被剪结点以下的结点不再考察。"))
-    draw(*pv.tree_dot(model, result.tree, highlight={n: JUST_SPLIT for n in cut},
+    draw(box="tree_box_prune_pep", *pv.tree_dot(model, result.tree, highlight={n: JUST_SPLIT for n in cut},
                       lang=lang(), rankdir=direction(), **BIG))
     show_table(pv.pep_table(record, lang()))
     st.caption(tr("e = misclassified training samples. E(T_t) = the leaves' errors + 0.5 per "

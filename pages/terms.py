@@ -65,6 +65,12 @@ STOP_REASONS_ZH = {
     "leaf budget": "叶结点数已达 max_leaf_nodes 上限",
     "no split": "没有划分",
     "leaf": "叶结点",
+    # J48 (Weka's C4.5)
+    "fewer than 2 branches with >= min_objects rows":
+        "少于 2 个分支的样本数不小于 min_objects",
+    "collapsed: the subtree made as many training errors":
+        "已合并：子树的训练误差不少于该结点作为叶结点时的误差",
+    "empty branch": "空分支",
 }
 
 TASKS_ZH = {"classification": "分类", "regression": "回归"}
@@ -131,10 +137,10 @@ MESSAGES_ZH = [
     (r"(?P<n>\d+) row\(s\) with a missing target were left out\.",
      "{n} 个目标值缺失的样本被剔除。"),
     (r"(?P<n>\d+) row\(s\) have a missing value in a chosen feature\. CART sends them down "
-     r"the side that gives the larger gain, C4\.5 splits them across the branches by "
+     r"the side that gives the larger gain, C4\.5 and J48 split them across the branches by "
      r"weight, ID3 leaves them out\.",
-     "{n} 个样本在所选特征上有缺失值。CART 把它们分到增益更大的一侧，C4.5 按权重把它们分到"
-     "各个分支，ID3 剔除它们。"),
+     "{n} 个样本在所选特征上有缺失值。CART 把它们分到增益更大的一侧，C4.5 和 J48 按权重把它们"
+     "分到各个分支，ID3 剔除它们。"),
     (r"The target has a single class: the tree is one leaf\.",
      "目标只有一个类别：决策树只有一个叶结点。"),
     (rf"{_NAME}: (?P<n>\d+) entr(?:y|ies) that are not numbers were read as missing\.",
