@@ -77,7 +77,8 @@ html { font-size: 22px; }
   z-index: 999990; background: rgba(255,255,255,0.85); border-radius: 0.5rem;
   padding: 0 0.4rem; }
 .st-key-presenter_switch label p { font-size: 0.55rem; }
-[class*='st-key-stepbar'] { row-gap: 0.2rem; }
+[class*='st-key-stepbar'] { row-gap: 0.2rem; position: sticky; top: 0; z-index: 999980;
+  background: rgba(255,255,255,0.92); }
 [class*='st-key-stepbar'] p { font-size: 0.75rem; }
 [class*='st-key-stepbar'] button { min-height: 2rem; padding: 0.1rem 0.5rem; }
 [class*='st-key-keys_legend'] { position: fixed; bottom: 0.2rem; right: 0.6rem; width: auto;
@@ -88,7 +89,7 @@ html { font-size: 22px; }
 [class*='st-key-tree_box'] [data-testid='stGraphVizChart'] { display: flex;
   justify-content: center; }
 [class*='st-key-tree_box'] [data-testid='stGraphVizChart'] svg {
-  max-width: 100%; max-height: calc(100vh - 1.4rem - var(--dtree-above-tree, 110px));
+  max-width: 100%; max-height: calc(100vh - 1.4rem - var(--dtree-above-tree, 150px));
   width: auto !important; height: auto !important; }
 [data-testid='stPlotlyChart'] .gtitle, [data-testid='stPlotlyChart'] .xtitle,
 [data-testid='stPlotlyChart'] .ytitle { font-size: 26px !important; }

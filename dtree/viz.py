@@ -113,18 +113,61 @@ def _fixed(x: float, digits: int) -> str:
     return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
-def fitting_direction(tree, aspect: float = 2.1) -> str:
-    """"TB" or "LR": the layout in which ``tree`` (its final shape) is drawn
-    largest in a window ``aspect`` times as wide as it is high.
+_DOT_NODE = re.compile(r'^(\d+) \[label="((?:[^"\\]|\\.)*)"', re.M)
+_DOT_EDGE = re.compile(r"^(\d+) -> (\d+)", re.M)
 
-    An estimate from the shape alone, in units of the font size: a box is
-    about 12 wide and 6.5 high (its lines and margin), ranks are 1.5 apart.
-    Top-down, the leaves share the width and the levels the height; left to
-    right, the other way round."""
-    leaves = max(int(tree.n_leaves), 1)
-    levels = int(tree.max_depth) + 1
-    top_down = min(aspect / (leaves * 12.5), 1 / (levels * 8.0))
-    left_right = min(aspect / (levels * 14.0), 1 / (leaves * 6.5))
+
+def _box(label: str) -> tuple[float, float]:
+    """(width, height) of a DOT box, in units of its font size: about 0.55
+    per character (CJK characters count twice) and 1.2 per line, plus the
+    margins Graphviz adds."""
+    lines = label.replace("\\\\", "\\").split("\\n")
+    chars = max(sum(2 if ord(c) > 0x2E80 else 1 for c in line) for line in lines)
+    return 0.55 * chars + 1.1, 1.2 * len(lines) + 0.6
+
+
+def fitting_direction(dot: str, aspect: float = 2.2) -> str:
+    """"TB" or "LR": the layout in which the tree drawn by ``dot`` (a DOT of
+    :func:`drawn_dot`, usually the grown tree's) comes out largest in a
+    window ``aspect`` times as wide as it is high.
+
+    An estimate from the boxes' text: each subtree is as wide as its
+    children side by side (or its own box), and the levels are stacked with
+    the ranks' spacing; left to right swaps the two.  Deciding on the grown
+    tree keeps the layout (and so the text size) from flipping while
+    stepping."""
+    boxes = {int(n): _box(label) for n, label in _DOT_NODE.findall(dot)}
+    if not boxes:
+        return "TB"
+    children: dict[int, list[int]] = {}
+    has_parent = set()
+    for parent, child in _DOT_EDGE.findall(dot):
+        children.setdefault(int(parent), []).append(int(child))
+        has_parent.add(int(child))
+    root = min(n for n in boxes if n not in has_parent)
+    gap, rank = 0.6, 1.6  # nodesep and ranksep (with room for edge labels), in font sizes
+
+    def extent(node, across, along):
+        """(size across the ranks of the subtree, {depth: largest box along})."""
+        kids = children.get(node, [])
+        own = boxes.get(node, (0.0, 0.0))
+        levels = {0: own[along]}
+        if not kids:
+            return own[across], levels
+        total = 0.0
+        for kid in kids:
+            size, deeper = extent(kid, across, along)
+            total += size
+            for depth, value in deeper.items():
+                levels[depth + 1] = max(levels.get(depth + 1, 0.0), value)
+        return max(own[across], total + gap * (len(kids) - 1)), levels
+
+    def scale(across, along, window_across, window_along):
+        width, levels = extent(root, across, along)
+        depth = sum(levels.values()) + rank * (len(levels) - 1)
+        return min(window_across / width, window_along / depth)
+    top_down = scale(0, 1, aspect, 1.0)
+    left_right = scale(1, 0, 1.0, aspect)
     return "LR" if left_right > top_down else "TB"
 
 

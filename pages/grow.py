@@ -676,8 +676,10 @@ def tree_direction():
     "auto" is the layout that draws the final tree largest in the window."""
     choice = state.get("layout", "auto")
     if choice == "auto":
-        if presenting():
-            return viz.fitting_direction(model.tree_)
+        if presenting():  # judged on the grown tree's boxes, so it never flips
+            final, _ = viz.step_dot(model, n_steps, fontsize=PRESENTER_FONT, lang=lang(),
+                                    compact=True)
+            return viz.fitting_direction(final)
         return "LR" if model.tree_.n_leaves > 8 else "TB"
     return "LR" if choice == "left to right" else "TB"
 

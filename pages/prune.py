@@ -69,7 +69,7 @@ def direction():
     choice = state.get("layout", "auto")
     if choice == "auto":
         if presenting():  # the layout that draws the full tree largest
-            return fitting_direction(model.tree_)
+            return fitting_direction(pv.tree_dot(model, tree0, lang=lang(), **BIG)[0])
         return "LR" if model.tree_.n_leaves > 8 else "TB"
     return "LR" if choice == "left to right" else "TB"
 
