@@ -54,7 +54,7 @@ if not presenting():  # (presenter mode: the bar carries a short title)
 
 # -- step controls ----------------------------------------------------------------
 def move(delta=None, to=None):
-    step = state.get("step", 0) if to is None else to
+    step = shown_step() if to is None else to  # (the link's step before the slider's)
     if delta is not None:
         step += delta
     state["step"] = int(min(max(step, 0), n_steps))
@@ -64,7 +64,7 @@ def move(delta=None, to=None):
 
 def toggle_play():
     playing = not state.get("playing", False)
-    if playing and state.get("step", 0) >= n_steps:
+    if playing and shown_step() >= n_steps:
         state["step"] = 0
     state["playing"] = playing
     state["last_tick"] = time.monotonic()
