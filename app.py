@@ -89,10 +89,18 @@ html { font-size: 22px; }
 [class*='st-key-tree_box'] [data-testid='stGraphVizChart'] { display: flex;
   justify-content: center; }
 [class*='st-key-tree_box'] [data-testid='stGraphVizChart'] svg {
-  max-width: 100%; max-height: calc(100vh - 1.4rem - var(--dtree-above-tree, 150px));
+  max-width: 100%; max-height: calc(100vh - 1.4rem - var(--dtree-above-tree, 6.8rem));
   width: auto !important; height: auto !important; }
 [data-testid='stPlotlyChart'] .gtitle, [data-testid='stPlotlyChart'] .xtitle,
 [data-testid='stPlotlyChart'] .ytitle { font-size: 26px !important; }
+/* a large screen (1920x1080): everything a third larger, trees up to 1.4x their
+   drawn size, still within the window */
+@media (min-width: 1600px) and (min-height: 900px) {
+  html { font-size: 30px; }
+  [class*='st-key-tree_box'] [data-testid='stGraphVizChart'] { zoom: 1.4; }
+  [class*='st-key-tree_box'] [data-testid='stGraphVizChart'] svg {
+    max-height: calc((100vh - 1.4rem - var(--dtree-above-tree, 6.8rem)) / 1.4); }
+}
 </style>""")
 
 pages = [

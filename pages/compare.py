@@ -416,7 +416,7 @@ st.html("<style>[class*='st-key-cmp_tree'] [data-testid='stGraphVizChart'] svg "
 # Presenter mode: drawn large, then scaled down to the window (app.py's CSS
 # for containers keyed tree_box*; the trees start lower than Grow's).
 if present:
-    st.html("<style>[class*='st-key-tree_box_cmp'] { --dtree-above-tree: 215px; }</style>")
+    st.html("<style>[class*='st-key-tree_box_cmp'] { --dtree-above-tree: 9.8rem; }</style>")
 FONT = {2: 20, 3: 20, 4: 20} if present else {2: 14, 3: 12, 4: 12}
 cells = []
 for start in range(0, n_configs, per_row):

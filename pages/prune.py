@@ -60,8 +60,8 @@ def draw(dot, info, box="tree_box_prune"):
 #: the window (app.py's CSS for containers keyed tree_box*).
 BIG = {"fontsize": 20, "compact": True} if presenting() else {}
 if presenting():  # how far down the trees start (constant CSS)
-    st.html("<style>.st-key-tree_box_prune { --dtree-above-tree: 170px; } "
-            "[class*='st-key-tree_box_prune_'] { --dtree-above-tree: 245px; }</style>")
+    st.html("<style>.st-key-tree_box_prune { --dtree-above-tree: 7.7rem; } "
+            "[class*='st-key-tree_box_prune_'] { --dtree-above-tree: 11.1rem; }</style>")
 
 
 def direction():
