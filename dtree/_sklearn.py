@@ -345,6 +345,12 @@ def _search_with_data(est, tree, Xf, codes, w, params):
         raise ValueError(
             "The sample weights differ from those this tree was fitted with: pass the "
             "same sample_weight as in fit.")
+    if crit.needs_samples and np.isnan(Xk).any():
+        warnings.warn(
+            "The candidate tables are not recomputed: dtree's absolute_error search has "
+            "no rule for missing values (scikit-learn's has). The tree, its growth and "
+            "its predictions are unaffected.", UserWarning, stacklevel=3)
+        return None
     prob = _grow.Problem(
         np.ascontiguousarray(Xk.T), np.ascontiguousarray(stats.T), yk, wk, crit,
         max_depth=params["max_depth"], min_samples_split=params["min_samples_split"],
@@ -483,8 +489,6 @@ def from_sklearn(estimator, X=None, y=None, *, sample_weight=None):
     ``preprocessing_`` (pipeline steps before the tree) and
     ``has_training_data_``.
     """
-    import sklearn  # noqa: F401  (a clear ImportError if it is missing)
-
     from ._base import as_float32_matrix, as_sample_weight, as_target
     from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
 
@@ -568,6 +572,7 @@ def from_sklearn(estimator, X=None, y=None, *, sample_weight=None):
     resolved = est._resolve_params(n_rows, n_features, weight_sum, has_weights)
     if has_data:
         nodes = _search_with_data(est, tree, Xf, codes, w, resolved)
+    if nodes is not None:
         _mark_chosen(nodes, tree)
         searched = nodes.searched[:tree.node_count] & (nodes.feature[:tree.node_count] >= 0)
         leaf = tree.is_leaf()

@@ -198,6 +198,19 @@ def test_missing_values(cls, params):
     check_everything(sk, X, y, Xt)
 
 
+def test_absolute_error_with_missing_values():
+    """scikit-learn's absolute_error handles NaN; dtree's search does not, so the
+    tables are left out (with a warning) and everything else still holds."""
+    X, y, Xt = make_data(16, n=80, task="regression", nan=0.1)
+    sk = DecisionTreeRegressor(criterion="absolute_error", max_depth=3).fit(X, y)
+    with pytest.warns(UserWarning, match="missing values"):
+        d = dtree.from_sklearn(sk, X, y)
+    assert_same_arrays(d, sk)
+    assert_same_predictions(d, sk, Xt)
+    assert all(s.candidates is None for s in d.steps_)
+    assert_tree_at_is(d.tree_at(len(d.steps_)), sk)
+
+
 def test_dataframe_string_labels_and_names():
     data = load_iris(as_frame=True)
     X = data.data
