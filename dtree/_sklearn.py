@@ -641,16 +641,44 @@ def _kind_of(data):
     return "not a .skops file"
 
 
+#: skops' loaders that rebuild plain values (no functions, methods, reduce
+#: calls or operator objects); ObjectNode only for the tree estimators and
+#: TreeNode only for their Tree.
+_VALUE_LOADERS = {"DictNode", "ListNode", "TupleNode", "JsonNode", "TypeNode", "NdArrayNode",
+                  "DTypeNode", "RandomStateNode", "RandomGeneratorNode"}
+_TREE_ESTIMATORS = {("sklearn.tree._classes", name) for name in SKLEARN_TREE_TYPES}
+
+
 def _schema_types(schema, out):
+    """Every (module, class, loader) named in a skops schema."""
     if isinstance(schema, dict):
-        if "__class__" in schema and "__module__" in schema:
-            out.add((str(schema["__module__"]), str(schema["__class__"])))
+        if "__class__" in schema or "__module__" in schema or "__loader__" in schema:
+            out.add((str(schema.get("__module__")), str(schema.get("__class__")),
+                     str(schema.get("__loader__"))))
         for value in schema.values():
             _schema_types(value, out)
     elif isinstance(schema, list):
         for value in schema:
             _schema_types(value, out)
     return out
+
+
+def _refused(found):
+    """The entries of a schema that dtree does not open, as "module.class"."""
+    bad = set()
+    for module, cls, loader in found:
+        kind = (module, cls)
+        if kind not in _ALLOWED_TYPES:
+            bad.add(f"{module}.{cls}")
+        elif loader == "ObjectNode":
+            if kind not in _TREE_ESTIMATORS:
+                bad.add(f"{module}.{cls}")
+        elif loader == "TreeNode":
+            if kind != ("sklearn.tree._tree", "Tree"):
+                bad.add(f"{module}.{cls}")
+        elif loader not in _VALUE_LOADERS:
+            bad.add(f"{module}.{cls} (loaded by {loader})")
+    return sorted(bad)
 
 
 def load_sklearn(path, X=None, y=None, *, sample_weight=None):
@@ -682,7 +710,7 @@ def load_sklearn(path, X=None, y=None, *, sample_weight=None):
     found = _schema_types(schema, set())
     top = (str(schema.get("__module__")), str(schema.get("__class__"))) \
         if isinstance(schema, dict) else ("?", "?")
-    others = sorted(f"{m}.{c}" for m, c in found - _ALLOWED_TYPES)
+    others = _refused(found)
     if others:
         raise ValueError(
             f"{where} holds types dtree does not open: {', '.join(others)}. dtree trusts "

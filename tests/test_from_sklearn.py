@@ -535,6 +535,26 @@ def test_load_refusals(tmp_path, monkeypatch):
     sio.dump(plain_pipe, tmp_path / "plain.skops")
     with pytest.raises(ValueError, match="Pipeline"):
         dtree.load_sklearn(tmp_path / "plain.skops")
+    # a hand-made schema that smuggles a function in under an allowed name
+    import io
+    import json
+    import zipfile
+
+    buf = io.BytesIO()
+    sio.dump(sk, buf)
+    with zipfile.ZipFile(io.BytesIO(buf.getvalue())) as zf:
+        files = {name: zf.read(name) for name in zf.namelist()}
+    schema = json.loads(files["schema.json"])
+    schema["content"]["content"]["criterion"] = {
+        "__class__": "str", "__module__": "builtins", "__loader__": "FunctionNode",
+        "content": {"module_path": "os", "function": "system"}}
+    files["schema.json"] = json.dumps(schema).encode()
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as zf:
+        for name, blob in files.items():
+            zf.writestr(name, blob)
+    with pytest.raises(ValueError, match="FunctionNode"):
+        dtree.load_sklearn(out.getvalue())
     (tmp_path / "notes.txt").write_text("hello")
     with pytest.raises(ValueError, match="not a .skops file"):
         dtree.load_sklearn(tmp_path / "notes.txt")
