@@ -9,6 +9,7 @@ from ._classes import (PRESETS, DecisionTreeClassifier, DecisionTreeRegressor, c
                        feature_importances)
 from ._steps import Step
 from ._tree import Tree
+from ._sklearn import from_sklearn, load_sklearn
 from ._pruning import (PruneResult, PruneStep, PruningPath, PruningSequence, ccp_cross_validate,
                        ccp_holdout, ccp_prune, cost_complexity_table, pessimistic_prune,
                        pruning_path, pruning_sequence, reduced_error_prune)
@@ -21,6 +22,8 @@ __all__ = [
     "candidate_splits",
     "feature_importances",
     "PRESETS",
+    "from_sklearn",
+    "load_sklearn",
 ]
 __all__ += ["PruneResult", "PruneStep", "PruningPath", "PruningSequence", "ccp_cross_validate",
             "ccp_holdout", "ccp_prune", "cost_complexity_table", "pessimistic_prune",
