@@ -71,6 +71,8 @@ STOP_REASONS_ZH = {
     "collapsed: the subtree made as many training errors":
         "已合并：子树的训练误差不少于该结点作为叶结点时的误差",
     "empty branch": "空分支",
+    # a tree opened from scikit-learn (dtree._sklearn)
+    "pruned (ccp_alpha)": "已剪枝（ccp_alpha）",
 }
 
 TASKS_ZH = {"classification": "分类", "regression": "回归"}
