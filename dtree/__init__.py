@@ -9,6 +9,7 @@ from ._classes import (PRESETS, DecisionTreeClassifier, DecisionTreeRegressor, c
                        feature_importances)
 from ._steps import Step
 from ._tree import Tree
+from ._ebp import error_based_prune
 from ._sklearn import from_sklearn, load_sklearn
 from ._pruning import (PruneResult, PruneStep, PruningPath, PruningSequence, ccp_cross_validate,
                        ccp_holdout, ccp_prune, cost_complexity_table, pessimistic_prune,
@@ -26,8 +27,8 @@ __all__ = [
     "load_sklearn",
 ]
 __all__ += ["PruneResult", "PruneStep", "PruningPath", "PruningSequence", "ccp_cross_validate",
-            "ccp_holdout", "ccp_prune", "cost_complexity_table", "pessimistic_prune",
-            "pruning_path", "pruning_sequence", "reduced_error_prune"]
+            "ccp_holdout", "ccp_prune", "cost_complexity_table", "error_based_prune",
+            "pessimistic_prune", "pruning_path", "pruning_sequence", "reduced_error_prune"]
 
 try:  # the export module is written alongside; keep the core importable meanwhile
     from .export import export_graphviz, export_text  # noqa: F401

@@ -402,9 +402,102 @@ def pep_table(record, lang="en"):
     })
 
 
+_EBP_DECISIONS = {"keep": ("keep", "保留"), "prune": ("prune", "剪枝"),
+                  "raise": ("raise branch", "提升分支"), "leaf": ("leaf", "叶结点")}
+
+
+def ebp_decisions(record):
+    """The rows of an error-based pruning record that decide a split (its
+    leaves' rows left out), in the order the decisions were made."""
+    return record[record["decision"] != "leaf"]
+
+
+def ebp_table(record, lang="en"):
+    """Error-based pruning's numbers, one row per decision (bottom-up; a node
+    whose largest branch was raised into it is decided again): N, E,
+    U_CF(E, N), the estimated errors as a leaf (N·U_CF), of the subtree (the
+    sum over its leaves) and of the largest branch on all the node's rows."""
+    rows = ebp_decisions(record)
+    return pd.DataFrame({
+        _t(lang, "step", "步"): np.arange(1, len(rows) + 1),
+        _t(lang, "node", "结点"): rows["node_id"].to_numpy(),
+        "N": rows["N"].to_numpy(),
+        "E": rows["E"].to_numpy(),
+        "U_CF": rows["U_CF"].to_numpy(),
+        _t(lang, "as leaf", "作为叶结点"): rows["errors_leaf"].to_numpy(),
+        _t(lang, "subtree", "子树"): rows["errors_subtree"].to_numpy(),
+        _t(lang, "largest branch", "最大分支"): rows["errors_branch"].to_numpy(),
+        _t(lang, "decision", "决定"): [
+            _t(lang, *_EBP_DECISIONS[d]) + (f" #{b}" if d == "raise" else "")
+            for d, b in zip(rows["decision"], rows["branch_id"])],
+    })
+
+
 # ---------------------------------------------------------------------------
 # formulas with the node's numbers
 # ---------------------------------------------------------------------------
+
+def ebp_formula_latex() -> list[str]:
+    """C4.5's estimate, as formulas (Weka's Stats.addErrs)."""
+    return [
+        r"U_{CF}(E, N) = \frac{f + \frac{z^2}{2N} + z\sqrt{\frac{f}{N} - \frac{f^2}{N} + "
+        r"\frac{z^2}{4N^2}}}{1 + \frac{z^2}{N}},\qquad f = \frac{E + 0.5}{N},\qquad "
+        r"z = \Phi^{-1}(1 - CF)",
+        r"\hat{e}(t) = N\,U_{CF}(E, N),\qquad \hat{e}(T_t) = "
+        r"\sum_{\tau \in T_t} \hat{e}(\tau)",
+    ]
+
+
+def _le(a, b) -> str:
+    """The relation Weka's Utils.smOrEq sees between a and b."""
+    return r"\leq" if a - b < 1e-6 else ">"
+
+
+def ebp_latex(row, confidence, z) -> list[str]:
+    """One decision of error-based pruning with the node's own numbers: its
+    U_CF (in the case of Weka's addErrs that applies), the three estimates
+    and the tests (the 0.1 is C4.5's).  T_b is the largest branch."""
+    from ._ebp import add_errors
+
+    N, E = float(row["N"]), float(row["E"])
+    leaf, sub, branch = (float(row["errors_leaf"]), float(row["errors_subtree"]),
+                         float(row["errors_branch"]))
+    u = float(row["U_CF"])
+    cf, n = tex(confidence), _count(N)
+    if E < 1:
+        base = N * (1 - confidence ** (1 / N))
+        lines = [rf"E < 1:\quad N\,(1 - CF^{{1/N}}) = {n}\times(1 - {cf}^{{1/{n}}}) = {tex(base)}"]
+        if E > 0:  # linear between E = 0 and E = 1
+            one = add_errors(N, 1.0, confidence)
+            lines.append(rf"N\,U_{{CF}} = E + (1 - E)\times {tex(base)} + E\times {tex(one)} = "
+                         rf"{tex(leaf)}")
+    elif E + 0.5 >= N:
+        lines = [rf"E + 0.5 = {tex(E + 0.5)} \geq N = {n}:\quad U_{{CF}} = 1"]
+    else:
+        f = (E + 0.5) / N
+        lines = [
+            rf"f = \frac{{E + 0.5}}{{N}} = \frac{{{tex(E)} + 0.5}}{{{n}}} = {tex(f)},"
+            rf"\qquad z = \Phi^{{-1}}(1 - {cf}) = {tex(z)}",
+            rf"U_{{CF}}({tex(E)}, {n}) = {tex(u)}",
+        ]
+    lines += [
+        rf"\hat{{e}}(t) = N\,U_{{CF}} = {n}\times {tex(u)} = {tex(leaf)},\qquad "
+        rf"\hat{{e}}(T_t) = \sum_{{\tau}} \hat{{e}}(\tau) = {tex(sub)}",
+    ]
+    to_sub = rf"\hat{{e}}(T_t) + 0.1 = {tex(sub + 0.1)}"
+    if math.isfinite(branch):
+        b = int(row["branch_id"])
+        lines.append(rf"\hat{{e}}(T_b) = {tex(branch)}\quad (b = \#{b})")
+        lines.append(rf"\hat{{e}}(t) = {tex(leaf)} \;{_le(leaf, sub + 0.1)}\; {to_sub},\qquad "
+                     rf"\hat{{e}}(t) \;{_le(leaf, branch + 0.1)}\; \hat{{e}}(T_b) + 0.1 = "
+                     rf"{tex(branch + 0.1)}")
+        if row["decision"] != "prune":
+            lines.append(rf"\hat{{e}}(T_b) = {tex(branch)} \;{_le(branch, sub + 0.1)}\; "
+                         + to_sub)
+    else:
+        lines.append(rf"\hat{{e}}(t) = {tex(leaf)} \;{_le(leaf, sub + 0.1)}\; {to_sub}")
+    return lines
+
 
 def _two_lines(lhs, definition, numbers) -> str:
     """``lhs = definition`` over ``= numbers`` (narrow enough for a column)."""

@@ -1,15 +1,17 @@
 """Prune page: post-pruning of the current tree, shown step by step.
 
-Three views (kept in the URL as ?prune_view=): minimal cost-complexity pruning
+Four views (kept in the URL as ?prune_view=): minimal cost-complexity pruning
 (the path against alpha, cross-validation with the 1-SE rule, the tree at the
-chosen alpha), the weakest-link sequence one collapse at a time, and
-reduced-error and pessimistic pruning side by side.
+chosen alpha), the weakest-link sequence one collapse at a time,
+reduced-error and pessimistic pruning side by side, and C4.5's error-based
+pruning (Weka J48's, with subtree raising) one decision at a time.
 """
 
 import numpy as np
 import streamlit as st
 
 from dtree import pruneview as pv
+from dtree._ebp import error_based_prune
 from dtree._pruning import (ccp_cross_validate, ccp_holdout, ccp_prune, pessimistic_prune,
                             pruning_sequence, reduced_error_prune)
 from dtree.viz import JUST_SPLIT, NEXT_SPLIT, fitting_direction
@@ -21,14 +23,16 @@ from pages.terms import STOP_REASONS_ZH, zh
 state = st.session_state
 require_frame()
 
-VIEWS = ("ccp", "steps", "rep_pep")
+VIEWS = ("ccp", "steps", "rep_pep", "ebp")
+CONFIDENCES = (0.05, 0.1, 0.25, 0.4, 0.5)
 FOLDS = (3, 5, 10)
 
 
 def view_name(view):
     return {"ccp": tr("Cost-complexity pruning", "代价复杂度剪枝"),
             "steps": tr("Weakest-link steps", "最弱环节逐步剪枝"),
-            "rep_pep": tr("REP and PEP", "REP 与 PEP")}[view]
+            "rep_pep": tr("REP and PEP", "REP 与 PEP"),
+            "ebp": tr("EBP (C4.5)", "EBP（C4.5）")}[view]
 
 
 def show_table(frame):
@@ -592,4 +596,134 @@ def rep_pep_view():
         pep_panel()
 
 
-{"ccp": ccp_view, "steps": steps_view, "rep_pep": rep_pep_view}[view or "ccp"]()
+# -- C4.5's error-based pruning -----------------------------------------------------
+def ebp_move(delta=None, to=None):
+    step = state.get("prune_ebp_step", 1) if to is None else to
+    if delta is not None:
+        step += delta
+    state["prune_ebp_step"] = int(min(max(step, 1), state.get("prune_ebp_n", 1)))
+
+
+def ebp_sentence(row, k, n):
+    nid, b = int(row["node_id"]), int(row["branch_id"])
+    moved = "" if row["split_of_id"] == row["node_id"] else tr(
+        f" (now holding the split of node #{int(row['split_of_id'])}, raised into it)",
+        f"（现在是提升上来的结点 #{int(row['split_of_id'])} 的划分）")
+    what = {
+        "prune": tr("becomes a leaf: as a leaf its estimated errors are no more than its "
+                    "subtree's + 0.1 and its largest branch's + 0.1.",
+                    "被剪成叶结点：作为叶结点的估计错误数不超过子树的 + 0.1，也不超过最大分支的 + 0.1。"),
+        "raise": tr(f"is replaced by its largest branch #{b} (subtree raising): the branch, "
+                    "with all of the node's training rows sent through it, is estimated no "
+                    "worse than the subtree + 0.1. Its rows are sent down again and the "
+                    "raised node is decided again.",
+                    f"被它的最大分支 #{b} 取代（子树提升）：把结点的全部训练样本送入该分支，"
+                    "其估计错误数不超过子树的 + 0.1。样本重新向下分配，提升上来的结点再判断一次。"),
+        "keep": tr("is kept: its subtree is estimated better than the node as a leaf and than "
+                   "its largest branch.",
+                   "被保留：子树的估计错误数比作为叶结点时、也比最大分支都少。"),
+    }[row["decision"]]
+    return tr(f"**Decision {k} of {n}:** node #{nid}{moved} {what}",
+              f"**第 {k} 个决定（共 {n} 个）：** 结点 #{nid}{moved}{what}")
+
+
+def ebp_view():
+    if not present:
+        st.subheader(tr("Error-based pruning (C4.5, as Weka's J48 does it)",
+                        "基于错误的剪枝（EBP，C4.5；与 Weka 的 J48 相同）"))
+    if not classifier:
+        st.info(tr("Error-based pruning counts misclassified training rows, so it applies to "
+                   "classification trees only. This is a regression tree.",
+                   "基于错误的剪枝统计训练样本的误判数，因此只适用于分类树。当前是回归树。"),
+                icon=":material/info:")
+        return
+    about = head.popover(tr("Formula", "公式"), icon=":material/functions:") \
+        if present else st.container()
+    about.markdown(tr(
+        "Training data only. A leaf with N training rows and E errors is charged "
+        "N·U_CF(E, N) errors: the upper limit of a binomial confidence interval for its "
+        "error rate at confidence CF (smaller CF: more pessimistic, more pruning). Bottom-up, "
+        "a node becomes a leaf when its estimate as a leaf is at most its subtree's + 0.1 and "
+        "its largest branch's + 0.1; otherwise, with subtree raising, the largest branch takes "
+        "its place when that branch (with all the node's training rows) is estimated at most "
+        "the subtree's + 0.1.",
+        "只用训练集。有 N 个训练样本、E 个误判的叶结点按 N·U_CF(E, N) 个错误计：它是错误率在置信度 CF "
+        "下的二项分布置信区间上限（CF 越小越悲观，剪得越多）。自下而上，若结点作为叶结点的估计错误数不超过"
+        "子树的 + 0.1，也不超过最大分支的 + 0.1，就剪成叶结点；否则（子树提升）若最大分支"
+        "（送入结点的全部训练样本）的估计不超过子树的 + 0.1，就由该分支取代结点。"))
+    for line in pv.ebp_formula_latex():
+        about.latex(line)
+    about.caption(tr(
+        "Weka's special cases: for E < 1 the estimate starts from N(1 − CF^(1/N)) at E = 0 and "
+        "is interpolated linearly up to E = 1; for E + 0.5 ≥ N, U_CF = 1. τ runs over the "
+        "leaves of T_t. Rows with a missing value go down every branch with the branch's share "
+        "of the weight.",
+        "Weka 的特殊情形：E < 1 时，从 E = 0 处的 N(1 − CF^(1/N)) 出发，线性插值到 E = 1；"
+        "E + 0.5 ≥ N 时 U_CF = 1。τ 取遍 T_t 的叶结点。缺失值样本按各分支的权重比例进入每个分支。"))
+    controls = head.container(horizontal=True) if present else \
+        st.container(horizontal=True, vertical_alignment="bottom")
+    cf = controls.segmented_control(tr("Confidence CF", "置信因子 CF"), CONFIDENCES,
+                                    default=0.25, key="prune_cf", required=True,
+                                    bind="query-params")
+    raising = controls.toggle(tr("Subtree raising", "子树提升"), value=True,
+                              key="prune_raising", bind="query-params")
+    result = computed(("ebp", float(cf), bool(raising)), lambda: error_based_prune(
+        model, prep.X_train, prep.y_train, float(cf), bool(raising)),
+        spinner=tr("Pruning…", "剪枝中…"))
+    if result is None:
+        return
+    record = result.record
+    decisions = pv.ebp_decisions(record)
+    n = len(decisions)
+    n_pruned = int((decisions["decision"] == "prune").sum())
+    n_raised = int((decisions["decision"] == "raise").sum())
+    st.markdown(tr(f"CF = {pv.fmt(cf)}: {n_pruned} node(s) pruned, {n_raised} branch(es) "
+                   f"raised: {tree0.n_leaves} → {result.tree.n_leaves} leaves.",
+                   f"CF = {pv.fmt(cf)}：剪掉 {n_pruned} 个结点，提升 {n_raised} 个分支："
+                   f"叶结点 {tree0.n_leaves} → {result.tree.n_leaves}。"))
+    pruned_leaves = result.tree.node_ids[result.tree.stop_reason == "pruned"]
+    raised = set(int(v) for v in decisions.loc[decisions["decision"] == "raise", "branch_id"])
+    ids = set(int(v) for v in result.tree.node_ids)
+    highlight = {int(v): JUST_SPLIT for v in pruned_leaves}
+    highlight.update({v: NEXT_SPLIT for v in raised & ids if v not in highlight})
+    draw(box="tree_box_prune_ebp", *pv.tree_dot(model, result.tree, highlight=highlight,
+                                                lang=lang(), rankdir=direction(), **BIG))
+    st.caption(tr("Vermillion border: a node pruned into a leaf. Blue border: a branch raised "
+                  "into its parent's place.",
+                  "橙红色边框：被剪成叶结点的结点。蓝色边框：被提升到父结点位置的分支。"))
+    if n == 0:
+        st.markdown(tr("The tree has no split to decide.", "这棵树没有需要判断的划分。"))
+        return
+    state["prune_ebp_n"] = n
+    if not 1 <= int(state.get("prune_ebp_step", n) or n) <= n:
+        state.pop("prune_ebp_step", None)
+    bar = st.container(horizontal=True, vertical_alignment="center", key="stepbar_ebp",
+                       gap="small")
+
+    def button(label, key, icon, **kwargs):
+        bar.button("" if present else label, key=key, icon=icon,
+                   help=label if present else None, **kwargs)
+    k0 = int(state.get("prune_ebp_step", n))
+    button(tr("First decision", "第一个决定"), "prune_ebp_first", ":material/first_page:",
+           on_click=ebp_move, kwargs={"to": 1}, disabled=k0 <= 1)
+    button(tr("Previous", "上一个"), "prune_ebp_prev", ":material/skip_previous:",
+           on_click=ebp_move, kwargs={"delta": -1}, disabled=k0 <= 1)
+    button(tr("Next", "下一个"), "prune_ebp_next", ":material/skip_next:", on_click=ebp_move,
+           kwargs={"delta": 1}, type="primary", disabled=k0 >= n)
+    button(tr("Last decision (the root)", "最后一个决定（根结点）"), "prune_ebp_last",
+           ":material/last_page:", on_click=ebp_move, kwargs={"to": n}, disabled=k0 >= n)
+    k = (bar if present else st).slider(
+        tr("Decision (bottom-up)", "决定（自下而上）"), 1, n, value=n, key="prune_ebp_step",
+        label_visibility="collapsed" if present else "visible",
+        width=220 if present else "stretch")
+    row = decisions.iloc[k - 1]
+    st.markdown(ebp_sentence(row, k, n))
+    for line in pv.ebp_latex(row, record.attrs["confidence"], record.attrs["z"]):
+        st.latex(line)
+    st.markdown(tr("**Every decision, in order** (a raised node is decided again)",
+                   "**全部决定，按顺序**（提升上来的结点会再判断一次）"))
+    show_table(pv.ebp_table(record, lang()))
+
+
+{"ccp": ccp_view, "steps": steps_view, "rep_pep": rep_pep_view,
+ "ebp": ebp_view}[view or "ccp"]()

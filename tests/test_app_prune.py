@@ -193,8 +193,51 @@ def test_other_datasets(dataset):
     assert_clean(at)
     assert dataset.split()[0] in texts(at)
     assert len(dots(at)) == 2
-    for name in ("steps", "rep_pep", "ccp"):
+    for name in ("steps", "rep_pep", "ebp", "ccp"):
         view(at, name)
     at.session_state["lang"] = "zh"
     at.run()
+    assert_clean(at)
+
+
+def test_ebp_view_steps_through_decisions():
+    at = view(start(), "ebp")
+    assert "Error-based pruning" in " ".join(h.value for h in at.subheader)
+    (tree,) = dots(at)
+    assert n_nodes(tree) >= 1
+    assert any(r"U_{CF}(E, N)" in m.value for m in at.latex)
+    columns = [list(t.value.columns) for t in at.table] + \
+        [list(d.value.columns) for d in at.dataframe]
+    assert any("U_CF" in c and "largest branch" in c for c in columns)
+    # the last decision (the root's) is shown first, with its own numbers
+    slider = at.slider(key="prune_ebp_step")
+    n = int(slider.max)
+    assert slider.value == n and any(f"Decision {n} of {n}" in m.value for m in at.markdown)
+    before = [m.value for m in at.latex]
+    at.button(key="prune_ebp_first").click().run()
+    assert_clean(at)
+    assert at.slider(key="prune_ebp_step").value == 1
+    assert [m.value for m in at.latex] != before
+    at.button(key="prune_ebp_next").click().run()
+    assert at.slider(key="prune_ebp_step").value == min(2, n)
+    # a smaller CF prunes at least as much here (Iris: no raising either way)
+    leaves = {}
+    for cf in (0.5, 0.05):
+        at.button_group(key="prune_cf").set_value(cf).run()
+        assert_clean(at)
+        leaves[cf] = n_nodes(dots(at)[0])
+    assert leaves[0.05] <= leaves[0.5]
+    at.toggle(key="prune_raising").set_value(False).run()
+    assert_clean(at)
+
+
+def test_ebp_view_in_chinese_and_for_regression():
+    at = view(start(lang="zh"), "ebp")
+    assert "基于错误的剪枝" in " ".join(h.value for h in at.subheader)
+    assert any("第" in m.value and "个决定" in m.value for m in at.markdown)
+    at = view(start(target="petal length (cm)"), "ebp")
+    assert any("classification trees only" in i.value for i in at.info)
+    at = view(start(present=True), "ebp")  # presenter mode: the formula in a popover
+    assert len(dots(at)) == 1
+    at.button(key="prune_ebp_prev").click().run()
     assert_clean(at)
