@@ -65,7 +65,8 @@ def draw(dot, info, box="tree_box_prune"):
 BIG = {"fontsize": 20, "compact": True} if presenting() else {}
 if presenting():  # how far down the trees start (constant CSS)
     st.html("<style>.st-key-tree_box_prune { --dtree-above-tree: 7.7rem; } "
-            "[class*='st-key-tree_box_prune_'] { --dtree-above-tree: 11.1rem; }</style>")
+            "[class*='st-key-tree_box_prune_'] { --dtree-above-tree: 11.1rem; } "
+            ".st-key-tree_box_prune_ebp { --dtree-above-tree: 12.4rem; }</style>")
 
 
 def direction():
@@ -664,7 +665,8 @@ def ebp_view():
         st.container(horizontal=True, vertical_alignment="bottom")
     cf = controls.segmented_control(tr("Confidence CF", "置信因子 CF"), CONFIDENCES,
                                     default=0.25, key="prune_cf", required=True,
-                                    bind="query-params")
+                                    bind="query-params",
+                                    label_visibility="collapsed" if present else "visible")
     raising = controls.toggle(tr("Subtree raising", "子树提升"), value=True,
                               key="prune_raising", bind="query-params")
     result = computed(("ebp", float(cf), bool(raising)), lambda: error_based_prune(
@@ -677,7 +679,8 @@ def ebp_view():
     n = len(decisions)
     n_pruned = int((decisions["decision"] == "prune").sum())
     n_raised = int((decisions["decision"] == "raise").sum())
-    st.markdown(tr(f"CF = {pv.fmt(cf)}: {n_pruned} node(s) pruned, {n_raised} branch(es) "
+    (st.container(key="narration") if present else st).markdown(tr(
+                   f"CF = {pv.fmt(cf)}: {n_pruned} node(s) pruned, {n_raised} branch(es) "
                    f"raised: {tree0.n_leaves} → {result.tree.n_leaves} leaves.",
                    f"CF = {pv.fmt(cf)}：剪掉 {n_pruned} 个结点，提升 {n_raised} 个分支："
                    f"叶结点 {tree0.n_leaves} → {result.tree.n_leaves}。"))
@@ -686,6 +689,8 @@ def ebp_view():
     ids = set(int(v) for v in result.tree.node_ids)
     highlight = {int(v): JUST_SPLIT for v in pruned_leaves}
     highlight.update({v: NEXT_SPLIT for v in raised & ids if v not in highlight})
+    # presenter mode: the decisions' step bar above the tree, so both are in view
+    bar_slot = st.container() if present else None
     draw(box="tree_box_prune_ebp", *pv.tree_dot(model, result.tree, highlight=highlight,
                                                 lang=lang(), rankdir=direction(), **BIG))
     st.caption(tr("Vermillion border: a node pruned into a leaf. Blue border: a branch raised "
@@ -697,25 +702,30 @@ def ebp_view():
     state["prune_ebp_n"] = n
     if not 1 <= int(state.get("prune_ebp_step", n) or n) <= n:
         state.pop("prune_ebp_step", None)
-    bar = st.container(horizontal=True, vertical_alignment="center", key="stepbar_ebp",
-                       gap="small")
+    bar = (bar_slot or st).container(horizontal=True, vertical_alignment="center",
+                                     key="stepbar_ebp", gap="small")
 
     def button(label, key, icon, **kwargs):
         bar.button("" if present else label, key=key, icon=icon,
                    help=label if present else None, **kwargs)
     k0 = int(state.get("prune_ebp_step", n))
     button(tr("First decision", "第一个决定"), "prune_ebp_first", ":material/first_page:",
-           on_click=ebp_move, kwargs={"to": 1}, disabled=k0 <= 1)
+           on_click=ebp_move, kwargs={"to": 1}, disabled=k0 <= 1, shortcut="Home")
     button(tr("Previous", "上一个"), "prune_ebp_prev", ":material/skip_previous:",
-           on_click=ebp_move, kwargs={"delta": -1}, disabled=k0 <= 1)
+           on_click=ebp_move, kwargs={"delta": -1}, disabled=k0 <= 1, shortcut="Left")
     button(tr("Next", "下一个"), "prune_ebp_next", ":material/skip_next:", on_click=ebp_move,
-           kwargs={"delta": 1}, type="primary", disabled=k0 >= n)
+           kwargs={"delta": 1}, type="primary", disabled=k0 >= n, shortcut="Right")
     button(tr("Last decision (the root)", "最后一个决定（根结点）"), "prune_ebp_last",
-           ":material/last_page:", on_click=ebp_move, kwargs={"to": n}, disabled=k0 >= n)
+           ":material/last_page:", on_click=ebp_move, kwargs={"to": n}, disabled=k0 >= n,
+           shortcut="End")
     k = (bar if present else st).slider(
         tr("Decision (bottom-up)", "决定（自下而上）"), 1, n, value=n, key="prune_ebp_step",
         label_visibility="collapsed" if present else "visible",
         width=220 if present else "stretch")
+    if present:
+        bar.markdown(tr(f"**decision {k} / {n}**", f"**第 {k} / {n} 个决定**"),
+                     width="content")
+        keys_legend()
     row = decisions.iloc[k - 1]
     st.markdown(ebp_sentence(row, k, n))
     for line in pv.ebp_latex(row, record.attrs["confidence"], record.attrs["z"]):

@@ -157,6 +157,7 @@ OTHER_VIEWS = [
     ("compare-default", "/compare?cmp_step=3"),
     ("prune-default", "/prune?data=wine"),
     ("prune-steps", "/prune?data=wine&prune_view=Weakest-link+steps&prune_step=2"),
+    ("prune-ebp", "/prune?data=wine&prune_view=EBP+(C4.5)"),
 ]
 
 
