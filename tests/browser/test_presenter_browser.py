@@ -112,9 +112,9 @@ def test_the_keys_step_compare_and_prune(page, app_url):
     page.wait_for_function("() => /[?&]cmp_step=1\\b/.test(location.search)")
     wait_for_app(page)
     press(page, "End")
-    page.wait_for_function(
-        "() => document.querySelector('.st-key-cmp_next button').disabled")
-    assert page.locator(".st-key-cmp_last button").first.is_disabled()
+    page.wait_for_function("""() => document.querySelector('.st-key-cmp_next button').disabled
+        && document.querySelector('.st-key-cmp_last button').disabled""")
+    wait_for_app(page)
     press(page, "Home")
     page.wait_for_function("() => document.querySelector('.st-key-cmp_prev button').disabled")
 
@@ -139,8 +139,11 @@ def test_next_is_disabled_at_the_last_step_and_previous_at_the_first(page, app_u
     assert page.locator(".st-key-grow_all button").first.is_disabled()
     assert not page.locator(".st-key-prev button").first.is_disabled()
     page.locator(".st-key-reset button").click()
-    page.wait_for_function("() => document.querySelector('.st-key-prev button').disabled")
-    assert not page.locator(".st-key-next button").first.is_disabled()
+    # the app's signal: this run drew both buttons again (in order, so wait for both)
+    page.wait_for_function("""() => document.querySelector('.st-key-prev button').disabled
+        && !document.querySelector('.st-key-next button').disabled""")
+    wait_for_app(page)
+    assert re.search(r"[?&]step=0\b", page.url), page.url
 
 
 # -- the whole tree on the projector ------------------------------------------------------
