@@ -8,6 +8,7 @@ from dtree.prepare import infer_task
 from pages.shared import (builtin_table, current_setup, current_table, identifiers,
                           inferred_types, lang, md, prepared, require_frame, said, summary,
                           table_title, tr, upload_table, use_table)
+from pages import imported
 from pages.terms import DATASETS_ZH, TASKS_ZH
 
 PREVIEW_ROWS = 200
@@ -31,6 +32,69 @@ def read_upload():
         use_table(upload_table(upload.getvalue(), upload.name))
     except DataError as exc:
         st.session_state["upload_error"] = (upload.name, str(exc))
+
+
+def source_changed():
+    """Another source than a .skops file: back to the dataset in use before."""
+    if st.session_state.get("source") != "scikit-learn tree":
+        imported.close()
+
+
+def read_skops():
+    """Open the uploaded .skops file, with the data file's rows if one is
+    given; a file that is refused leaves the session as it was."""
+    state = st.session_state
+    for key in ("skops_error", "skops_data_error"):
+        state.pop(key, None)
+    upload, data = state.get("skops_upload"), state.get("skops_data")
+    if upload is None:
+        imported.close()
+        return
+    table = None
+    if data is not None:
+        try:
+            table = upload_table(data.getvalue(), data.name)
+        except DataError as exc:
+            state["skops_data_error"] = (data.name, str(exc))
+    try:
+        opened, data_error = imported.open_tree(upload.getvalue(), upload.name, table)
+    except ValueError as exc:  # a pickle, a forest, not a .skops file...
+        state["skops_error"] = (upload.name, str(exc))
+        return
+    if data_error:
+        state["skops_data_error"] = (data.name, data_error)
+    imported.use(opened)
+
+
+def show_imported(opened):
+    """What the Data page says about a tree opened from a .skops file."""
+    model, tree = opened.model, opened.model.tree_
+    task = task_name(opened.task)
+    st.markdown(tr(f"**In use:** {md(opened.title)} — a scikit-learn {md(opened.kind)} "
+                   f"({task}): {tree.n_leaves:,} leaves, depth {tree.max_depth}, "
+                   f"{int(model.n_features_in_):,} features, {len(model.steps_):,} splits.",
+                   f"**当前使用：** {md(opened.title)} — scikit-learn 的 {md(opened.kind)}"
+                   f"（{task}任务）：{tree.n_leaves:,} 个叶结点，深度 {tree.max_depth}，"
+                   f"{int(model.n_features_in_):,} 个特征，{len(model.steps_):,} 次划分。"))
+    if model.preprocessing_:
+        steps = md(", ".join(model.preprocessing_))
+        st.caption(tr(f"Preprocessing before the tree (not shown): {steps}.",
+                      f"决策树之前的预处理步骤（未显示）：{steps}。"))
+    if opened.has_data:
+        n = len(opened.fit.prep.y_train)
+        st.success(tr(f"Training data: {md(opened.data_title)}, {n:,} rows, target column "
+                      f"“{md(opened.target)}”.",
+                      f"训练数据：{md(opened.data_title)}，{n:,} 行，目标列“{md(opened.target)}”。"),
+                   icon=":material/check:")
+    else:
+        st.info(tr("No training data: the tree, its growth, its pruning sequence and its "
+                   "export are shown; the candidate tables, gain curves, decision regions, "
+                   "scores and predictions of rows need a data file.",
+                   "没有训练数据：可以查看决策树、它的生长过程、剪枝序列和导出；候选划分表、"
+                   "增益曲线、决策区域、得分和对样本的预测需要数据文件。"),
+                icon=":material/info:")
+    st.page_link("pages/grow.py", label=tr("Watch it grow", "观看它的生长过程"),
+                 icon=":material/arrow_forward:")
 
 
 def default_unless_set(key, options, default):
@@ -98,12 +162,30 @@ table = current_table()
 # Option labels are computed here, not inside format_func (which must not read
 # the session: AppTest calls it outside the script run).
 sources = {"Built-in dataset": tr("Built-in dataset", "内置数据集"),
-           "Upload a file": tr("Upload a file", "上传文件")}
+           "Upload a file": tr("Upload a file", "上传文件"),
+           "scikit-learn tree": tr("Open a fitted scikit-learn tree (.skops)",
+                                   "打开已训练的 scikit-learn 决策树（.skops）")}
 source = st.segmented_control(tr("Source", "数据来源"), list(sources),
                               default="Built-in dataset", key="source",
-                              format_func=sources.get,
+                              format_func=sources.get, on_change=source_changed,
                               persist_state="session", required=True)
-if source == "Upload a file":
+if source == "scikit-learn tree":
+    st.file_uploader(tr("A tree saved with skops.io.dump (.skops)",
+                        "用 skops.io.dump 保存的决策树（.skops 文件）"),
+                     type=imported.SKOPS_TYPES, key="skops_upload", on_change=read_skops)
+    st.file_uploader(tr("Its training data (optional): CSV, TSV, Excel or Parquet",
+                        "它的训练数据（可选）：CSV、TSV、Excel 或 Parquet 文件"),
+                     type=UPLOAD_TYPES, key="skops_data", on_change=read_skops)
+    st.caption(tr("A DecisionTreeClassifier, DecisionTreeRegressor, ExtraTreeClassifier or "
+                  "ExtraTreeRegressor (or a Pipeline ending in one). The data file holds the "
+                  "training rows: columns named like the tree's features, and the target "
+                  "column. Only these tree types are read from the file: a pickle or joblib "
+                  "file, or any other type, is refused, and nothing is executed or unpickled.",
+                  "支持 DecisionTreeClassifier、DecisionTreeRegressor、ExtraTreeClassifier 或 "
+                  "ExtraTreeRegressor（或以其结尾的 Pipeline）。数据文件包含训练样本：与决策树"
+                  "特征同名的列，以及目标列。文件中只读取这几种决策树类型：pickle 或 joblib "
+                  "文件以及任何其他类型都会被拒绝，其中的任何内容都不会被执行或反序列化（unpickle）。"))
+elif source == "Upload a file":
     limit = st.get_option("server.maxUploadSize")
     st.file_uploader(tr("CSV, TSV, Excel (.xlsx) or Parquet", "CSV、TSV、Excel（.xlsx）或 "
                         "Parquet 文件"), type=UPLOAD_TYPES, key="upload", on_change=read_upload)
@@ -125,6 +207,23 @@ if "upload_error" in st.session_state:
                 f"Still using **{md(table_title(table))}**.",
                 f"无法使用 **{md(name)}**：{md(said(message))}  \n"
                 f"仍在使用 **{md(table_title(table))}**。"), icon=":material/error:")
+
+if "skops_error" in st.session_state:
+    name, message = st.session_state["skops_error"]
+    still = md(imported.current().title if imported.current() else table_title(table))
+    st.error(tr(f"**{md(name)}** could not be opened: {md(message)}  \n"
+                f"Still using **{still}**.",
+                f"无法打开 **{md(name)}**：{md(said(message))}  \n"
+                f"仍在使用 **{still}**。"), icon=":material/error:")
+if "skops_data_error" in st.session_state:
+    name, message = st.session_state["skops_data_error"]
+    st.warning(tr(f"The data file **{md(name)}** could not be used: {md(message)}  \n"
+                  "The tree is opened without training data.",
+                  f"无法使用数据文件 **{md(name)}**：{md(said(message))}  \n"
+                  "决策树在没有训练数据的情况下打开。"), icon=":material/warning:")
+if imported.current() is not None:
+    show_imported(imported.current())
+    st.stop()  # (the dataset's columns and split do not apply to a fitted tree)
 
 st.markdown(tr(f"**In use:** {md(table_title(table))} — {len(table.frame):,} rows × "
                f"{table.frame.shape[1]:,} columns",

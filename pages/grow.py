@@ -10,6 +10,7 @@ from dtree import explain, viz
 from pages.shared import (chosen_parameters, criterion_name, current_setup, current_table,
                           fitted, growth_name, keys_legend, lang, md, prepared, presenting,
                           require_frame, said, sidebar_controls, table_title, tr)
+from pages import imported
 from pages.terms import STOP_REASONS_ZH
 
 SPEEDS = {"slow (2 s)": 2.0, "medium (1 s)": 1.0, "fast (0.5 s)": 0.5}
@@ -21,18 +22,29 @@ require_frame()
 
 table = current_table()
 setup = current_setup(table)
+opened = imported.current()  # a tree opened from a .skops file, if any
+if opened is not None:
+    table = opened  # (its key and title stand for the dataset's)
 
 
-preset, criterion, params = chosen_parameters(setup.task)
-sidebar_controls(setup.task, preset)
-prep, error = prepared(table, setup)
+preset, criterion, params = chosen_parameters(opened.task if opened else setup.task)
+sidebar_controls(opened.task if opened else setup.task, preset)
+prep, error = (opened.fit.prep, None) if opened else prepared(table, setup)
 if error:
     st.title(tr("Grow", "生长"))
     st.error(md(said(error)), icon=":material/error:")
     st.page_link("pages/data.py", label=tr("Choose the data", "选择数据"),
                  icon=":material/table:")
     st.stop()
-fit, error = fitted(table, setup, prep, preset, criterion, params)
+if opened is not None:
+    fit, error = opened.fit, None
+    preset = f"scikit-learn {opened.kind}"
+    st.info(tr("This tree was fitted in scikit-learn: the sidebar's tree parameters do not "
+               "apply to it (it is shown as it was fitted, not refitted).",
+               "这棵决策树是在 scikit-learn 中训练的：侧边栏的决策树参数对它不起作用"
+               "（按原样显示，不会重新训练）。"), icon=":material/info:")
+else:
+    fit, error = fitted(table, setup, prep, preset, criterion, params)
 if error:
     st.title(tr("Grow", "生长"))
     st.error(tr(f"The tree could not be grown: {md(error)}",
@@ -46,7 +58,9 @@ prep = fit.prep
 
 heading = (f"{md(table_title(table))} · {preset} · {criterion_name(fit.criterion)} · "
            f"{growth_name(model.growth_)} · "
-           + tr(f"{len(prep.y_train):,} training rows", f"{len(prep.y_train):,} 个训练样本"))
+           + (tr(f"{len(prep.y_train):,} training rows", f"{len(prep.y_train):,} 个训练样本")
+              if len(prep.y_train) or opened is None else
+              tr("no training data", "没有训练数据")))
 heading_short = f"{md(table_title(table))} · {preset} · {criterion_name(fit.criterion)}"
 if not presenting():  # (presenter mode: the bar carries a short title)
     st.markdown(f"### {heading}")
@@ -221,25 +235,43 @@ def panels_view(tree, step):
     if predict.open:
         from pages.predict_panel import prediction_panel
         with predict:
-            prediction_panel(fit, step)
+            if not needs_data():
+                prediction_panel(fit, step)
     if importance.open:
         from pages.predict_panel import importance_panel
         with importance:
             importance_panel(fit, step)
     if regions.open:
         with regions:
-            decision_regions(tree, step)
+            if not needs_data():
+                decision_regions(tree, step)
     if accuracy.open:
         with accuracy:
-            score_panel(step)
+            if not needs_data():
+                score_panel(step)
     if orders.open:
         from pages.orders_panel import growth_orders_panel
         with orders:
-            growth_orders_panel()
+            if opened is not None:
+                st.info(tr("Growth orders regrow the tree with dtree in each order; a tree "
+                           "opened from scikit-learn is shown as it was fitted.",
+                           "“生长顺序”会用 dtree 按每种顺序重新生长决策树；从 scikit-learn "
+                           "打开的决策树按训练时的原样显示。"), icon=":material/info:")
+            else:
+                growth_orders_panel()
     if export.open:
         from pages.export_panel import export_panel
         with export:
             export_panel(model, step, title=table.title)
+
+
+def needs_data():
+    """True, after saying so, when the training rows are absent (a tree opened
+    from a .skops file without a data file)."""
+    if len(prep.y_train):
+        return False
+    st.info(imported.needs_data(), icon=":material/info:")
+    return True
 
 
 def panels():
@@ -526,6 +558,8 @@ def candidate_table(cand, markdown=True):
 def candidates_and_curve(s, nid):
     st.markdown(tr("**Every feature's best split at this node** (the chosen one first)",
                    "**该结点上每个特征的最佳划分**（选中的排在最前）"))
+    if needs_data():
+        return
     cand = s.candidates
     if cand is not None and len(cand) <= 30:
         st.table(candidate_table(cand), hide_index=True)

@@ -18,6 +18,7 @@ from dtree.viz import JUST_SPLIT, NEXT_SPLIT, fitting_direction
 from pages.shared import (current_fit, current_setup, current_table, keys_legend, lang, md,
                           presenting, require_frame,
                           said, tr)
+from pages import imported
 from pages.terms import STOP_REASONS_ZH, zh
 
 state = st.session_state
@@ -106,6 +107,12 @@ model, prep = fit.model, fit.prep
 classifier = hasattr(model, "classes_")
 table_in_use = current_table()
 setup = current_setup(table_in_use)
+if imported.current() is not None:  # a tree opened from a .skops file
+    table_in_use = imported.current()
+    st.info(tr("This tree was fitted in scikit-learn: it is pruned as it was fitted (the "
+               "toggle above and the Grow page's parameters do not apply).",
+               "这棵决策树是在 scikit-learn 中训练的：按训练时的原样剪枝（上面的开关和“生长”"
+               "页面的参数对它不起作用）。"), icon=":material/info:")
 seq = pv.memo(fit, "sequence", lambda: pruning_sequence(model.tree_))
 tree0 = seq.tree
 about_box = head.popover(tr("About", "说明"), icon=":material/info:") if present else st
@@ -272,7 +279,11 @@ def ccp_view():
              r"g(t) = \frac{R(t) - R(T_t)}{|T_t| - 1}")
 
     with about:
-        cv = cross_validated(fold_choice())
+        if len(prep.y_train):
+            cv = cross_validated(fold_choice())
+        else:  # a tree opened from a .skops file without its data
+            cv = None
+            st.info(imported.needs_data(), icon=":material/info:")
     holdout = None
     if len(prep.y_test):
         holdout = computed("holdout", lambda: ccp_holdout(model, prep.X_test, prep.y_test))

@@ -165,6 +165,7 @@ def current_table() -> Loaded:
 def use_table(table: Loaded) -> None:
     """Make ``table`` the dataset in use and forget the old column choices."""
     st.session_state["table"] = table
+    st.session_state.pop("imported", None)  # (a tree opened from a .skops file: closed)
     for key in SETUP_KEYS + ("step", "inspect", "playing"):
         st.session_state.pop(key, None)
 
@@ -484,7 +485,14 @@ def current_fit(preset=None, criterion=None, **overrides):
 
     ``overrides`` replace single parameters (``max_depth=None``...).  The
     message is plain text: show it with ``st.error(md(message))``.
+
+    While a tree opened from a .skops file is in use (``pages.imported``):
+    that tree, whatever the parameters.
     """
+    from pages import imported
+    opened = imported.current()
+    if opened is not None:
+        return opened.fit, None
     table = current_table()
     setup = current_setup(table)
     prep, error = prepared(table, setup)

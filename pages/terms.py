@@ -254,6 +254,34 @@ MESSAGES_ZH = [
     (rf"Feature {_QUOTED} is numeric; got (?P<v>.*)\.", "特征“{name}”是数值特征；得到的是 {v}。"),
     (rf"Feature {_QUOTED}: infinity is not a value a tree can route\.",
      "特征“{name}”：决策树无法处理无穷大的取值。"),
+    # dtree.load_sklearn (a .skops file opened on the Data page) and pages.imported
+    (r"(?P<name>.*) is (?P<kind>a pickle|a compressed \(joblib\?\) pickle), not a \.skops "
+     r"file\. Loading a pickle .* Save the tree with skops instead: (?P<code>.*)",
+     lambda m: "{} 是{}，不是 .skops 文件。加载 pickle（joblib 文件也是 pickle）可能运行其中的"
+               "任意代码，所以 dtree 从不打开它。请改用 skops 保存决策树：{}".format(
+                   m["name"], "pickle 文件" if m["kind"] == "a pickle"
+                   else "压缩的（joblib？）pickle 文件", m["code"])),
+    (r"(?P<name>.*) is not a \.skops file, not a \.skops file\. Save the tree with skops "
+     r"instead: (?P<code>.*)",
+     "{name} 不是 .skops 文件。请用 skops 保存决策树：{code}"),
+    (r"(?P<name>.*) holds types dtree does not open: (?P<types>.*?)\. dtree trusts only .*",
+     "{name} 包含 dtree 不打开的类型：{types}。dtree 只信任 scikit-learn 的 DecisionTree/"
+     "ExtraTree 分类器和回归器（及其中的 NumPy 数组），因此文件中的任何内容都不会被加载。"),
+    (r"The data file has no column named (?P<names>.*): the tree's features are (?P<f>.*)\.",
+     "数据文件中没有名为 {names} 的列：决策树的特征是 {f}。"),
+    (r"The tree was fitted on (?P<n>\d+) unnamed features: the data file needs .*",
+     "这棵决策树是在 {n} 个未命名的特征上训练的：数据文件需要 {n} 个特征列（放在最前面，"
+     "按顺序）和一个目标列。"),
+    (r"The data file has no target column \(a column besides the tree's features\)\.",
+     "数据文件没有目标列（决策树特征以外的列）。"),
+    (r"The feature column\(s\) (?P<names>.*) are not numeric; a scikit-learn tree reads "
+     r"numbers only\.",
+     "特征列 {names} 不是数值；scikit-learn 的决策树只读取数值。"),
+    (r"The target column (?P<name>.*) holds values that are not among the tree's "
+     r"classes\.",
+     "目标列 {name} 中有不属于决策树类别（classes_）的取值。"),
+    (r"The target column (?P<name>.*) is not numeric, but the tree is a regressor\.",
+     "目标列 {name} 不是数值，而这棵决策树是回归树。"),
 ]
 _MESSAGES = [(re.compile(pattern, re.S), zh_text) for pattern, zh_text in MESSAGES_ZH]
 

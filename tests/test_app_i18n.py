@@ -307,7 +307,8 @@ def test_a_leaf_of_the_final_tree_says_why_in_chinese():
 def test_data_page_is_chinese():
     at = start(DATA, via_url=True)
     assert at.title[0].value == "数据"
-    assert at.button_group(key="source").options == ["内置数据集", "上传文件"]
+    assert at.button_group(key="source").options == ["内置数据集", "上传文件",
+                                                     "打开已训练的 scikit-learn 决策树（.skops）"]
     assert at.selectbox(key="builtin").label == "内置数据集"
     assert "鸢尾花 Iris：150 朵鸢尾花，4 项测量，3 个品种" in at.selectbox(key="builtin").options
     assert "《统计学习方法》表5.1" in " ".join(at.selectbox(key="builtin").options)
