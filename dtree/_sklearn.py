@@ -638,7 +638,7 @@ def _kind_of(data):
             data[:6] == b"\xfd7zXZ\x00" or data[:4] == b"\x04\x22\x4d\x18" or \
             data[:7] == b"ZF\x00\x00\x00\x00\x00":
         return "a compressed (joblib?) pickle"
-    return "not a .skops file"
+    return "an unknown format"
 
 
 #: skops' loaders that rebuild plain values (no functions, methods, reduce

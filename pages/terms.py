@@ -261,7 +261,7 @@ MESSAGES_ZH = [
                "任意代码，所以 dtree 从不打开它。请改用 skops 保存决策树：{}".format(
                    m["name"], "pickle 文件" if m["kind"] == "a pickle"
                    else "压缩的（joblib？）pickle 文件", m["code"])),
-    (r"(?P<name>.*) is not a \.skops file, not a \.skops file\. Save the tree with skops "
+    (r"(?P<name>.*) is an unknown format, not a \.skops file\. Save the tree with skops "
      r"instead: (?P<code>.*)",
      "{name} 不是 .skops 文件。请用 skops 保存决策树：{code}"),
     (r"(?P<name>.*) holds types dtree does not open: (?P<types>.*?)\. dtree trusts only .*",
