@@ -39,10 +39,11 @@ if error:
 if opened is not None:
     fit, error = opened.fit, None
     preset = f"scikit-learn {opened.kind}"
-    st.info(tr("This tree was fitted in scikit-learn: the sidebar's tree parameters do not "
-               "apply to it (it is shown as it was fitted, not refitted).",
-               "这棵决策树是在 scikit-learn 中训练的：侧边栏的决策树参数对它不起作用"
-               "（按原样显示，不会重新训练）。"), icon=":material/info:")
+    if not presenting():  # (presenter mode has no sidebar; the title says scikit-learn)
+        st.info(tr("This tree was fitted in scikit-learn: the sidebar's tree parameters do "
+                   "not apply to it (it is shown as it was fitted, not refitted).",
+                   "这棵决策树是在 scikit-learn 中训练的：侧边栏的决策树参数对它不起作用"
+                   "（按原样显示，不会重新训练）。"), icon=":material/info:")
 else:
     fit, error = fitted(table, setup, prep, preset, criterion, params)
 if error:
