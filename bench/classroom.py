@@ -15,8 +15,11 @@ traffic stays on this machine) and simulates students:
   that speak Streamlit's websocket protocol (``/_stcore/stream``, BackMsg /
   ForwardMsg protobufs) the way the browser does.  Each click is timed from
   sending it to the arrival of the new tree (the ForwardMsg carrying the
-  changed graphviz element; in Chromium: the drawn SVG changed).  Prints
-  p50/p95/max and errors per class size, and the largest size with p95 ≤ 1 s.
+  changed graphviz element; in Chromium: from the button's click event to
+  the drawn SVG changing, timed inside the page).  Prints p50/p95/max and
+  errors per class size (and the p95 of each kind of student), the largest
+  size with p95 ≤ 1 s, the CPU time of the server, of the lightweight
+  clients and of Chromium, and the load average before and after.
 * ``cpu``: one lightweight student clicks ``--clicks`` times, one after the
   other; the server's CPU time (utime + stime from /proc/<pid>/stat) over
   the clicks, divided by their number, is the CPU cost of a click.
@@ -25,7 +28,10 @@ traffic stays on this machine) and simulates students:
   ``/_stcore/upload_file/<session>/<file>``, then the uploader's widget state),
   open the Grow page (the tree is fitted), and close.  The server's RSS is
   sampled every 0.5 s: idle baseline, peak, and ``--after`` seconds after the
-  last session closed (Streamlit keeps a closed session for 120 s).
+  last session closed (Streamlit keeps a closed session for 120 s; the app's
+  janitor, pages/memory.py, drops it within 10 s after that).  With
+  ``DTREE_MEMDEBUG=<file>`` in the environment the server appends what it
+  holds (RSS, caches) to that file every 10 s.
 
 Every loop is bounded in count and in time.  ``--server-arg`` passes options
 to ``streamlit run`` (e.g. ``--server-arg=--runner.postScriptGC=true``).
@@ -41,7 +47,6 @@ import json
 import os
 import random
 import socket
-import statistics
 import subprocess
 import sys
 import time
@@ -118,6 +123,66 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (all its threads)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def loadavg() -> str:
+    """The 1-, 5- and 15-minute load averages (2 cores; other developers'
+    work counts too): recorded next to every figure."""
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+class ClientCPU:
+    """CPU time of the clients: this process (the lightweight students and
+    Playwright's Python side) plus its descendants but the server (Playwright's
+    driver and Chromium), sampled every 0.5 s so that processes which exit
+    (a closed page's renderer) keep the CPU seen last."""
+
+    def __init__(self, server_pid: int):
+        self.server_pid = server_pid
+        self.seen = {}
+        self.task = None
+
+    def _children(self):
+        parents = {}
+        for d in Path("/proc").iterdir():
+            if d.name.isdigit():
+                try:
+                    fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                parents.setdefault(int(fields[1]), []).append(
+                    (int(d.name), (int(fields[11]) + int(fields[12])) / TICK))
+        out, stack = {}, [os.getpid()]
+        while stack:
+            for child, cpu in parents.get(stack.pop(), []):
+                if child != self.server_pid:
+                    out[child] = cpu
+                    stack.append(child)
+        return out
+
+    def sample(self):
+        for pid, cpu in self._children().items():
+            self.seen[pid] = max(cpu, self.seen.get(pid, 0.0))
+
+    async def _loop(self):
+        while True:
+            self.sample()
+            await asyncio.sleep(0.5)
+
+    def start(self):
+        self.sample()
+        self.start_own = sum(os.times()[:2])
+        self.start_children = dict(self.seen)
+        self.task = asyncio.create_task(self._loop())
+        return self
+
+    def stop(self) -> dict:
+        self.task.cancel()
+        self.sample()
+        own = sum(os.times()[:2]) - self.start_own
+        children = sum(cpu - self.start_children.get(pid, 0.0)
+                       for pid, cpu in self.seen.items())
+        return dict(clients_cpu_s=round(own, 1), browsers_cpu_s=round(children, 1))
 
 
 def rss_mb(pid: int) -> float:
@@ -357,6 +422,25 @@ _SETTLED = """() => {
 _TREE = """() => { const s = document.querySelector('[data-testid="stGraphVizChart"] svg');
   return s ? s.querySelectorAll('g.node').length + ':' + s.textContent.length : ''; }"""
 
+#: Click a button; resolves with the ms until the tree's SVG changed.
+_CLICK = """([key, timeout]) => new Promise((resolve) => {
+  const tree = _TREE_JS;
+  const before = tree();
+  const button = document.querySelector(`.st-key-${key} button`);
+  if (!button || button.disabled) { resolve(`no enabled button ${key}`); return; }
+  let t0 = 0;
+  const done = (result) => { observer.disconnect(); clearTimeout(timer); resolve(result); };
+  const observer = new MutationObserver(() => {
+    const now = tree();
+    if (now !== before && now !== '') done(performance.now() - t0);
+  });
+  const timer = setTimeout(() => done(`no new tree in ${timeout} ms`), timeout);
+  observer.observe(document.body, {childList: true, subtree: true, characterData: true,
+                                   attributes: true});
+  t0 = performance.now();
+  button.click();
+})""".replace("_TREE_JS", _TREE)
+
 
 class BrowserStudent:
     def __init__(self, browser, url, name):
@@ -374,29 +458,30 @@ class BrowserStudent:
         await self.page.wait_for_function(_SETTLED, polling=100, timeout=timeout * 1000)
 
     async def step(self) -> float:
-        """As Student.step: next, or reset at the last step (read from the
-        step slider's largest tick)."""
-        top = await self.page.evaluate(
-            "() => { const e = document.querySelector("
-            "'.st-key-step [data-testid=stSliderTickBarMax]');"
-            " return e ? parseInt(e.textContent) : 0; }")
-        at_end = self.n_clicked >= top
+        """As Student.step: next, or reset at the last step.  The last step is
+        where the app disables "Next step" (the page's own signal; Streamlit
+        1.67's slider has no max in the DOM to read, and clicking the
+        disabled "Reset" at step 0 made every browser click time out)."""
+        at_end = await self.page.evaluate(
+            "() => { const b = document.querySelector('.st-key-next button');"
+            " return !b || b.disabled; }")
         took = await self.click("reset" if at_end else "next")
         self.n_clicked = 0 if at_end else self.n_clicked + 1
         return took
 
     async def click(self, key, timeout=30.0) -> float:
-        before = await self.page.evaluate(_TREE)
-        start = time.perf_counter()
-        await self.page.click(f".st-key-{key} button", timeout=timeout * 1000)
-        await self.page.wait_for_function(
-            f"() => ({_TREE})() !== {json.dumps(before)} && ({_TREE})() !== ''",
-            polling=20, timeout=timeout * 1000)
-        took = time.perf_counter() - start
+        """Press a button in the page; seconds from the click event to the
+        new tree drawn (an SVG with other nodes or text), timed inside the
+        page (performance.now(), a MutationObserver), so that Playwright's
+        own round trips and actionability checks (70-180 ms per click on
+        this machine) are not counted as the app's."""
+        took = await self.page.evaluate(_CLICK, [key, timeout * 1000])
+        if not isinstance(took, (int, float)):
+            raise ProtocolError(f"{self.name}: {took}")
         await self.settle(timeout)
         if await self.page.query_selector('[data-testid="stException"]'):
             raise ProtocolError(f"{self.name}: exception in the app")
-        return took
+        return took / 1000
 
     async def close(self):
         await self.context.close()
@@ -406,7 +491,7 @@ class BrowserStudent:
 # Scenarios
 # ---------------------------------------------------------------------------
 
-async def _student_run(student, clicks, think, results, errors, deadline):
+async def _student_run(student, clicks, think, results, errors, deadline, by_kind=None):
     try:
         await student.open()
         await student.settle()
@@ -415,7 +500,10 @@ async def _student_run(student, clicks, think, results, errors, deadline):
             if time.monotonic() > deadline:
                 errors.append(f"{student.name}: out of time")
                 break
-            results.append(await student.step())
+            took = await student.step()
+            results.append(took)
+            if by_kind is not None:
+                by_kind.setdefault(type(student).__name__, []).append(took)
             await asyncio.sleep(random.uniform(0.5 * think, 1.5 * think))
     except Exception as exc:  # counted, reported, and the run goes on
         errors.append(f"{student.name}: {type(exc).__name__}: {exc}")
@@ -424,8 +512,10 @@ async def _student_run(student, clicks, think, results, errors, deadline):
             await student.close()
 
 
-async def one_class(url, n, clicks, think, browsers, browser=None, limit=240.0):
-    """n students at once; returns (times, errors)."""
+async def one_class(url, n, clicks, think, browsers, browser=None, limit=240.0,
+                    by_kind=None):
+    """n students at once; returns (times, errors); ``by_kind``, a dict, gets
+    the times per kind of student ("Student", "BrowserStudent")."""
     results, errors = [], []
     deadline = time.monotonic() + limit
     students = []
@@ -435,7 +525,7 @@ async def one_class(url, n, clicks, think, browsers, browser=None, limit=240.0):
         else:
             students.append(Student(url, f"ws{i}"))
     await asyncio.wait_for(
-        asyncio.gather(*(_student_run(s, clicks, think, results, errors, deadline)
+        asyncio.gather(*(_student_run(s, clicks, think, results, errors, deadline, by_kind)
                          for s in students)), limit + 60)
     return results, errors
 
@@ -457,15 +547,25 @@ async def run_class(args):
                                                    args=CHROMIUM_ARGS)
             await one_class(url, 1, 2, args.think, 0)  # warm up: first fit, imports
             for n in sizes:
+                load0 = loadavg()
+                clients = ClientCPU(pid).start()
                 cpu0, t0 = cpu_seconds(pid), time.monotonic()
+                by_kind = {}
                 times, errors = await one_class(url, n, args.clicks, args.think,
-                                                min(args.browsers, n), browser)
+                                                min(args.browsers, n), browser,
+                                                by_kind=by_kind)
                 cpu = cpu_seconds(pid) - cpu0
-                row = dict(students=n, clicks=len(times), errors=len(errors),
+                ws, chromium = by_kind.get("Student", []), by_kind.get("BrowserStudent", [])
+                row = dict(students=n, browsers=min(args.browsers, n) if browser else 0,
+                           clicks=len(times), errors=len(errors),
                            p50=percentile(times, 50), p95=percentile(times, 95),
                            max=max(times) if times else float("nan"),
-                           server_cpu_s=round(cpu, 1), wall_s=round(time.monotonic() - t0, 1),
-                           rss_mb=round(rss_mb(pid)))
+                           ws_p95=percentile(ws, 95), chromium_clicks=len(chromium),
+                           chromium_p50=percentile(chromium, 50),
+                           chromium_p95=percentile(chromium, 95),
+                           server_cpu_s=round(cpu, 1), **clients.stop(),
+                           wall_s=round(time.monotonic() - t0, 1),
+                           rss_mb=round(rss_mb(pid)), load_before=load0, load_after=loadavg())
                 rows.append(row)
                 print(json.dumps(row), flush=True)
                 for e in errors[:5]:
@@ -473,11 +573,16 @@ async def run_class(args):
                 await asyncio.sleep(2)
             if browser is not None:
                 await browser.close()
-    print("\n| students | clicks | p50 (s) | p95 (s) | max (s) | errors |")
-    print("|---:|---:|---:|---:|---:|---:|")
+    print("\n| students (Chromium) | clicks | p50 (s) | p95 (s) | max (s) | errors | "
+          "p95 websocket clients | p50 / p95 Chromium | server CPU | clients CPU | "
+          "Chromium CPU | wall | load before → after |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in rows:
-        print(f"| {r['students']} | {r['clicks']} | {r['p50']:.2f} | {r['p95']:.2f} | "
-              f"{r['max']:.2f} | {r['errors']} |")
+        print(f"| {r['students']} ({r['browsers']}) | {r['clicks']} | {r['p50']:.2f} | "
+              f"{r['p95']:.2f} | {r['max']:.2f} | {r['errors']} | {r['ws_p95']:.2f} | "
+              f"{r['chromium_p50']:.2f} / {r['chromium_p95']:.2f} | {r['server_cpu_s']} s | "
+              f"{r['clients_cpu_s']} s | {r['browsers_cpu_s']} s | {r['wall_s']} s | "
+              f"{r['load_before']} → {r['load_after']} |")
     ok = [r["students"] for r in rows if r["p95"] <= 1.0 and not r["errors"]]
     print(f"\nlargest class with p95 <= 1 s: {max(ok) if ok else 'none'} "
           f"(of sizes {sizes})")
@@ -497,6 +602,7 @@ async def run_cpu(args):
             await s.step()
         rss0 = rss_mb(pid)
         times = []
+        load0 = loadavg()
         cpu0 = cpu_seconds(pid)
         for _ in range(args.clicks):
             times.append(await s.step())
@@ -505,7 +611,8 @@ async def run_cpu(args):
         await s.close()
         row = dict(clicks=args.clicks, cpu_ms_per_click=round(1000 * cpu / args.clicks, 1),
                    p50=round(percentile(times, 50), 3), rss_before_mb=round(rss0),
-                   rss_after_mb=round(rss_mb(pid)), options=extra, env=env)
+                   rss_after_mb=round(rss_mb(pid)), options=extra, env=env,
+                   load_before=load0, load_after=loadavg())
         print(json.dumps(row), flush=True)
         return row
 
@@ -567,6 +674,7 @@ async def run_uploads(args):
                 await asyncio.sleep(0.5)
 
         sampler = asyncio.create_task(sample())
+        load0 = loadavg()
         t0 = time.monotonic()
         await asyncio.wait_for(asyncio.gather(*(_uploader(url, i, files[i], errors, done)
                                                 for i in range(args.sessions))), 600)
@@ -588,7 +696,8 @@ async def run_uploads(args):
         row = dict(sessions=args.sessions, fitted=len(done), errors=len(errors),
                    idle_mb=round(idle), peak_mb=round(peak), at_close_mb=round(at_close),
                    after_s=args.after, after_mb=round(after),
-                   after_over_idle_mb=round(after - idle), trace=trace)
+                   after_over_idle_mb=round(after - idle), trace=trace,
+                   load_before=load0, load_after=loadavg())
         print(json.dumps(row), flush=True)
         return row
 

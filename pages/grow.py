@@ -9,8 +9,9 @@ import streamlit as st
 from dtree import explain, viz
 from pages.shared import (chosen_parameters, criterion_name, current_setup, current_table,
                           fitted, growth_name, keys_legend, lang, md, prepared, presenting,
-                          require_frame, said, sidebar_controls, table_title, tr)
+                          require_frame, said, sidebar_controls, step_dot, table_title, tr)
 from pages import imported
+from pages.memory import arrow
 from pages.terms import STOP_REASONS_ZH
 
 SPEEDS = {"slow (2 s)": 2.0, "medium (1 s)": 1.0, "fast (0.5 s)": 0.5}
@@ -107,13 +108,12 @@ def stepper():
     present = presenting()
     step_bar(step, compact=present)
 
-    cc = fit.cost_complexity(step)
-    tree = model.tree_at(step)
+    tree = fit.tree_at(step)  # (shared by the class, as the DOT: pages.shared)
     size = viz.tree_font_size(model.tree_.n_leaves)
     # presenter mode: drawn large, then scaled down to the window (app.py's CSS)
-    dot, info = viz.step_dot(model, step, cost_complexity=cc, rankdir=tree_direction(),
-                             fontsize=PRESENTER_FONT if present else size,
-                             path=prediction_path(step), lang=lang(), compact=present)
+    dot, info = step_dot(fit, step, rankdir=tree_direction(),
+                         fontsize=PRESENTER_FONT if present else size,
+                         path=prediction_path(step), lang=lang(), compact=present)
     if present:
         with st.container(key="narration"):
             narrate(step, info, title=heading_short)
@@ -563,7 +563,8 @@ def candidates_and_curve(s, nid):
         return
     cand = s.candidates
     if cand is not None and len(cand) <= 30:
-        st.table(candidate_table(cand), hide_index=True)
+        st.table(fit.view(("candidates", nid, lang()), lambda: arrow(candidate_table(cand))),
+                 hide_index=True)
     elif cand is not None:  # many features: a scrolling table
         st.dataframe(candidate_table(cand, markdown=False), hide_index=True, height=420)
     # drawn only when opened (the open state is remembered), so that stepping
@@ -712,8 +713,8 @@ def tree_direction():
     choice = state.get("layout", "auto")
     if choice == "auto":
         if presenting():  # judged on the grown tree's boxes, so it never flips
-            final, _ = viz.step_dot(model, n_steps, fontsize=PRESENTER_FONT, lang=lang(),
-                                    compact=True)
+            final, _ = step_dot(fit, n_steps, fontsize=PRESENTER_FONT, lang=lang(),
+                                compact=True, rankdir="TB")  # (shared by the class)
             return viz.fitting_direction(final)
         return "LR" if model.tree_.n_leaves > 8 else "TB"
     return "LR" if choice == "left to right" else "TB"

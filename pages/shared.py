@@ -22,7 +22,9 @@ fitted model with its recorded steps is costly to pickle, which
 from __future__ import annotations
 
 import hashlib
+import sys
 import threading
+import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -35,7 +37,7 @@ from dtree.io import BUILTIN, DataError, find_builtin, load_builtin, read_table
 from dtree.prepare import (CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA, Setup,
                            column_summary, criteria_for, estimator_for, identifier_columns,
                            infer_task, infer_types, prepare)
-from pages.memory import MB, SizedLRU, budget_mb, estimate_bytes
+from pages.memory import MB, SizedLRU, budget_mb, estimate_bytes, request_trim, start_janitor
 from pages.terms import CRITERIA_ZH, DATASETS_ZH, GROWTH_ZH, PRESETS_ZH, message_zh, zh
 
 DEFAULT_DATASET = "Iris"
@@ -145,7 +147,39 @@ def upload_table(data: bytes, filename: str) -> Loaded:
     """Parse an upload; raises DataError."""
     table = read_table(data, filename)
     digest = hashlib.sha256(data).hexdigest()[:16]
-    return Loaded(f"upload:{digest}", filename, table.frame, table.notes)
+    return hold_upload(Loaded(f"upload:{digest}", filename, table.frame, table.notes))
+
+
+#: upload key -> how many Loaded objects (sessions' tables) hold it now
+_upload_holders: dict[str, int] = {}
+_upload_lock = threading.Lock()
+
+
+def hold_upload(table: Loaded) -> Loaded:
+    """Count ``table`` as a holder of its upload key: when the last holder
+    is gone (its sessions ended, or they chose other data), what the caches
+    keep for that upload (prepared data, fits and what derives from them)
+    is released at once rather than when the size budget pushes it out, and
+    the heap is trimmed (see :func:`release_upload`)."""
+    key = table.key
+    with _upload_lock:
+        _upload_holders[key] = _upload_holders.get(key, 0) + 1
+    weakref.finalize(table, release_upload, key)
+    return table
+
+
+def release_upload(key: str) -> bool:
+    """One holder of upload ``key`` is gone; when it was the last, drop the
+    cache entries of that upload and ask for a heap trim.  True if dropped."""
+    with _upload_lock:
+        left = _upload_holders.get(key, 0) - 1
+        if left > 0:
+            _upload_holders[key] = left
+            return False
+        _upload_holders.pop(key, None)
+    MODELS.discard_where(lambda k: isinstance(k, tuple) and key in k)
+    request_trim()
+    return True
 
 
 def table_title(table: Loaded) -> str:
@@ -334,6 +368,41 @@ MODELS = SizedLRU(budget_mb("models", 300) * MB, max_entries=256, size_of=_size,
                   name="models")
 
 
+def _watched_caches() -> dict:
+    caches = {"models": MODELS}
+    exports = sys.modules.get("pages.export_panel")
+    if exports is not None:
+        caches["exports"] = exports.FILES
+    return caches
+
+
+def reap_closed_sessions() -> int:
+    """Drop the closed sessions whose time to reconnect is over; how many.
+
+    Streamlit keeps a closed session for ``server.disconnectedSessionTTL``
+    (120 s) in a TTL cache (``MemorySessionStorage``) that removes expired
+    entries only when another session is saved into it: on a server that
+    went quiet after a class, never.  Their session state (uploaded tables,
+    fits held through them) then stays until the next student closes a tab.
+    This asks that cache to expire what is due, under the session manager's
+    own lock.  Streamlit internals, pinned to 1.67.* (tests/test_memory.py
+    checks the path); anything unexpected does nothing."""
+    try:
+        from streamlit.runtime import Runtime
+
+        if not Runtime.exists():
+            return 0
+        manager = Runtime.instance()._session_mgr
+        cache = manager._session_storage._cache
+        with manager._storage_lock:
+            return len(cache.expire())
+    except (AttributeError, TypeError, RuntimeError):
+        return 0
+
+
+start_janitor(_watched_caches, reap_closed_sessions)  # once per process (pages.memory)
+
+
 def _prepared(key: str, setup: Setup, _frame: pd.DataFrame):
     def make():
         try:
@@ -361,6 +430,9 @@ class Fit:
 
     #: What cost_complexity keeps per Fit (a table per step the class looked at).
     CC_BYTES = 16 * MB
+    #: What :meth:`view` keeps per Fit: the trees at steps, DOT texts and
+    #: candidate tables the class looked at (each computed once, not per click).
+    VIEW_BYTES = 8 * MB
     #: The lazily computed attributes counted in :attr:`nbytes`.
     LAZY = ("X_train_encoded", "routes_train", "y_codes", "scores", "step_of_node")
 
@@ -372,6 +444,7 @@ class Fit:
         self.base = prep if base is None else base
         # shared by every session that looks at this tree: bounded and locked
         self._cc = SizedLRU(self.CC_BYTES, max_entries=512, name="cost_complexity")
+        self._views = SizedLRU(self.VIEW_BYTES, max_entries=2048, name="views")
         self._lock = threading.Lock()
         self._sizes = {}
         self._base_bytes = estimate_bytes((model, prep, self.base))
@@ -387,7 +460,7 @@ class Fit:
             profile = self.__dict__.get("profile")
         if profile is not None:
             total += profile.derived_nbytes()
-        return total + self._cc.nbytes
+        return total + self._cc.nbytes + self._views.nbytes
 
     @cached_property
     def profile(self):
@@ -444,7 +517,38 @@ class Fit:
         except ImportError:
             return None
         return self._cc.get_or_create(
-            int(k), lambda: cost_complexity_table(self.model.tree_at(k)))
+            int(k), lambda: cost_complexity_table(self.tree_at(k)))
+
+    def view(self, key, make):
+        """``make()`` for ``key`` (a hashable tuple naming what is drawn: the
+        step, the language...), computed once for every session that looks
+        at this tree and kept in a per-fit cache bounded by
+        :attr:`VIEW_BYTES`.  The value is shared: read it, never change it."""
+        return self._views.get_or_create(key, make)
+
+    def tree_at(self, k):
+        """``model.tree_at(k)``, shared (read-only) by every session."""
+        k = int(k)
+        return self.view(("tree", k), lambda: self.model.tree_at(k))
+
+
+def step_dot(fit: Fit, step: int, *, path=None, **options):
+    """``viz.step_dot`` of ``fit``'s tree at ``step`` (with its
+    cost-complexity table): a class stepping through one tree builds each
+    step's DOT once per set of ``options`` (language, layout, font size,
+    presenter mode).  With a prediction ``path`` it is built afresh (that
+    depends on one session's sample).  Returns (dot, info), ``info`` a copy."""
+    from dtree import viz
+
+    step = int(step)
+
+    def make():
+        return viz.step_dot(fit.model, step, cost_complexity=fit.cost_complexity(step),
+                            path=path, **options)
+    if path is not None:
+        return make()
+    dot, info = fit.view(("dot", step, tuple(sorted(options.items()))), make)
+    return dot, dict(info)
 
 
 def _fit(key: str, setup: Setup, preset: str, criterion: str, params: tuple, _prep):

@@ -228,3 +228,126 @@ def test_the_app_sessions_share_one_fit_of_a_builtin_dataset():
     assert not any(at.exception for at in sessions)
     fits = [k for k in MODELS.keys() if k[0] == "fit" and k[1] == "builtin:Iris"]
     assert len(fits) == 1, fits  # the same key from both sessions: one fit
+
+
+# -- what a fit keeps per step for the class (views) -----------------------------------
+
+def test_a_fit_builds_each_steps_tree_and_dot_once_and_bounds_them():
+    from pages.shared import step_dot
+
+    fit = iris_fit()
+    assert fit.tree_at(2) is fit.tree_at(2)  # shared, not rebuilt
+    assert fit.tree_at(2).node_count == fit.model.tree_at(2).node_count
+    dot, info = step_dot(fit, 2, lang="en", rankdir="TB")
+    again, info2 = step_dot(fit, 2, lang="en", rankdir="TB")
+    assert again is dot and info2 == info and info2 is not info  # info: a copy
+    assert step_dot(fit, 2, lang="zh", rankdir="TB")[0] != dot  # another view
+    before = fit.nbytes
+    fit.view(("other",), lambda: array(1))
+    assert fit.nbytes >= before + MB  # views count in the fit's size
+    fit._views.max_bytes = 2 * MB  # a small bound, to see it hold
+    fit.view(("more",), lambda: array(1.5))
+    assert fit._views.nbytes <= 2 * MB
+
+
+def test_a_dot_with_a_prediction_path_is_not_shared():
+    from pages.shared import step_dot
+
+    fit = iris_fit()
+    path = [(0, 1.0)]
+    step_dot(fit, 1, path=path, lang="en")
+    assert not [k for k in fit._views.keys() if k[0] == "dot"]
+
+
+# -- giving memory back ----------------------------------------------------------------
+
+def test_discard_counts_releases():
+    cache = SizedLRU(10 * MB)
+    cache.put(("fit", "upload:a", 1), array(1))
+    cache.put(("fit", "upload:b", 1), array(1))
+    cache.discard_where(lambda k: "upload:a" in k)
+    assert cache.keys() == [("fit", "upload:b", 1)] and cache.releases == 1
+    assert cache.nbytes < 2 * MB
+
+
+def test_malloc_trim_runs_on_glibc():
+    import pages.memory as memory
+
+    before = memory.trims
+    assert memory.malloc_trim() is True  # this machine: Debian, glibc
+    assert memory.trims == before + 1
+
+
+def test_trims_are_rate_limited_to_one_now_and_one_later(monkeypatch):
+    import pages.memory as memory
+
+    calls = []
+    monkeypatch.setattr(memory, "malloc_trim", lambda: calls.append(1) or True)
+    monkeypatch.setattr(memory, "_last_trim", 0.0)
+    monkeypatch.setattr(memory, "_trim_pending", False)
+    timers = []
+
+    class FakeTimer:
+        def __init__(self, wait, fn):
+            self.wait, self.fn, self.daemon = wait, fn, False
+            timers.append(self)
+
+        def start(self):
+            pass
+
+    monkeypatch.setattr(memory.threading, "Timer", FakeTimer)
+    now = [100.0]
+    clock = lambda: now[0]  # noqa: E731
+    assert memory.request_trim(5.0, clock) == "now" and len(calls) == 1
+    now[0] = 101.0
+    assert memory.request_trim(5.0, clock) == "later"
+    assert memory.request_trim(5.0, clock) == "pending"  # one pending at most
+    assert len(calls) == 1 and len(timers) == 1 and timers[0].wait == pytest.approx(4.0)
+    timers[0].fn()  # the timer fires
+    assert len(calls) == 2 and memory._trim_pending is False
+
+
+def test_an_upload_is_released_from_the_caches_when_its_last_holder_goes():
+    import gc
+
+    from pages.shared import MODELS, hold_upload, Loaded
+
+    frame = pd.DataFrame({"x": np.arange(10.0), "y": [0, 1] * 5})
+    first = hold_upload(Loaded("upload:test-release", "t.csv", frame))
+    second = hold_upload(Loaded("upload:test-release", "t.csv", frame))  # another session
+    MODELS.put(("prepared", "upload:test-release", "setup"), array(0.1))
+    MODELS.put(("fit", "upload:test-release", "setup", "CART"), array(0.1))
+    MODELS.put(("fit", "upload:other", "setup", "CART"), array(0.1))
+    del first
+    gc.collect()
+    assert ("prepared", "upload:test-release", "setup") in MODELS  # still held
+    del second
+    gc.collect()
+    assert not [k for k in MODELS.keys() if "upload:test-release" in k]
+    assert ("fit", "upload:other", "setup", "CART") in MODELS
+    MODELS.discard(("fit", "upload:other", "setup", "CART"))
+
+
+def test_closed_sessions_can_be_reaped_through_streamlits_session_storage():
+    """pages.shared.reap_closed_sessions reaches into Streamlit 1.67's
+    session storage: the path it takes must exist, and expire() must drop
+    what is due."""
+    from streamlit.runtime.memory_session_storage import MemorySessionStorage
+    from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
+
+    from pages.shared import reap_closed_sessions
+
+    assert reap_closed_sessions() == 0  # no runtime here: nothing to do
+    storage = MemorySessionStorage(ttl_seconds=1)
+    cache = storage._cache
+    assert callable(cache.expire)
+    src = Path(WebsocketSessionManager.__init__.__code__.co_filename).read_text()
+    assert "self._storage_lock = threading.Lock()" in src
+    assert "self._session_storage = session_storage" in src
+
+    class Info:  # what the storage keeps (SessionInfo); only .session.id is read
+        class session:
+            id = "s1"
+    storage.save(Info())
+    assert len(cache.expire(at_time=time.monotonic() + 5)) == 1
+    assert storage.list() == []
