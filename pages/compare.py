@@ -9,7 +9,7 @@ from dtree.prepare import PRESETS, Setup, criteria_for, infer_task
 from pages.shared import (GROWTH, builtin_table, chosen_parameters, current_setup,
                           current_table, default_target, fitted, identifiers, inferred_types,
                           keys_legend, lang, md, prepared, presenting, require_frame, said,
-                          table_title, tr, use_table)
+                          shown_step, table_title, tr, use_table)
 
 state = st.session_state
 require_frame()
@@ -263,14 +263,7 @@ divergence = _divergence(tuple(c[3] for c in ok), [p.model for p in profiles]) \
     if len(ok) > 1 else None
 part_step = compare.divergence_step(divergence) if divergence is not None else None
 
-step = int(min(max(int(state.get("cmp_step", 0) or 0), 0), max_steps))
-if "cmp_step" not in state and max_steps:  # a link's ?cmp_step=, before its slider exists
-    try:
-        step = min(max(int(st.query_params.get("cmp_step", 0)), 0), max_steps)
-    except ValueError:
-        step = 0
-    if st.query_params.get("cmp_step") not in (None, str(step)):  # ?cmp_step=99: the last
-        state["cmp_step"] = step  # (the slider would take its default, 0)
+step = shown_step("cmp_step", max_steps) if max_steps else 0  # (a link's, at first)
 
 
 def nav_button(label, key, icon, **kwargs):

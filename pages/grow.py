@@ -10,6 +10,7 @@ from dtree import explain, viz
 from pages.shared import (chosen_parameters, criterion_name, current_setup, current_table,
                           fitted, growth_name, keys_legend, lang, md, prepared, presenting,
                           require_frame, said, sidebar_controls, step_dot, table_title, tr)
+from pages.shared import shown_step as link_step
 from pages import imported
 from pages.memory import arrow
 from pages.terms import STOP_REASONS_ZH
@@ -149,17 +150,8 @@ def stepper():
 
 
 def shown_step():
-    """The step on screen: the slider's value (kept in session state), or on
-    a session's first run, before the slider exists, the URL's (which the
-    slider, bound to ?step=, is about to take)."""
-    if not n_steps:
-        return 0
-    if "step" in state:
-        return int(min(max(int(state["step"]), 0), n_steps))
-    step = url_step()
-    if st.query_params.get("step") not in (None, str(step)):  # ?step=99: the last step
-        state["step"] = step  # (the slider would take its default, 0)
-    return step
+    """The step on screen (pages.shared.shown_step of the ?step= slider)."""
+    return link_step("step", n_steps) if n_steps else 0
 
 
 def step_bar(step, compact=False):
@@ -303,14 +295,6 @@ def prediction_path(step):
         return None
     from pages.predict_panel import path_for_step
     return path_for_step(fit, step)
-
-
-def url_step():
-    """The step named in the URL (?step=k), within range; 0 when absent."""
-    try:
-        return min(max(int(st.query_params.get("step", 0)), 0), n_steps)
-    except ValueError:
-        return 0
 
 
 def split_phrase(s):

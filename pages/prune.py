@@ -16,8 +16,7 @@ from dtree._pruning import (ccp_cross_validate, ccp_holdout, ccp_prune, pessimis
                             pruning_sequence, reduced_error_prune)
 from dtree.viz import JUST_SPLIT, NEXT_SPLIT, fitting_direction
 from pages.shared import (current_fit, current_setup, current_table, keys_legend, lang, md,
-                          presenting, require_frame,
-                          said, tr)
+                          presenting, require_frame, said, shown_step, tr)
 from pages import imported
 from pages.terms import STOP_REASONS_ZH, zh
 
@@ -380,20 +379,6 @@ def move(delta=None, to=None):
     if delta is not None:
         step += delta
     state["prune_step"] = int(min(max(step, 0), len(seq)))
-
-
-def shown_step(key, n):
-    """A stepping slider's value, or on a session's first run (before the
-    slider exists) the link's; an out-of-range link value means the end."""
-    if key in state:
-        return int(min(max(int(state[key] or 0), 0), n))
-    try:
-        step = min(max(int(st.query_params.get(key, 0)), 0), n)
-    except ValueError:
-        return 0
-    if st.query_params.get(key) not in (None, str(step)):
-        state[key] = step  # (the slider would take its default, 0)
-    return step
 
 
 def step_sentence(k, n, tree):

@@ -82,6 +82,26 @@ def presenting() -> bool:
     return bool(st.session_state.get("present", False))
 
 
+def shown_step(key: str, last: int) -> int:
+    """The step a stepping page shows: its slider's value (kept in session
+    state under ``key``), or on a session's first run, before the slider
+    (bound to ``?key=``) exists, the link's, within 0..``last``; 0 when
+    absent or unreadable.  A link past the end means the last step, and is
+    written to the session so that the slider takes it too (it would fall
+    back to its default, 0)."""
+    state = st.session_state
+    if key in state:
+        return int(min(max(int(state[key] or 0), 0), last))
+    asked = st.query_params.get(key)
+    try:
+        step = min(max(int(asked or 0), 0), last)
+    except ValueError:
+        return 0
+    if asked not in (None, str(step)):
+        state[key] = step
+    return step
+
+
 def keys_legend(extra: str = "") -> None:
     """Presenter mode: the stepping keys, small, in the window's corner
     (app.py's CSS places containers keyed keys_legend*)."""
