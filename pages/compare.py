@@ -1,5 +1,7 @@
 """Compare page: two to four trees on the same data and split, grown in lockstep."""
 
+from functools import partial
+
 import numpy as np
 import streamlit as st
 
@@ -9,7 +11,7 @@ from dtree.prepare import PRESETS, Setup, criteria_for, infer_task
 from pages.shared import (GROWTH, builtin_table, chosen_parameters, current_setup,
                           current_table, default_target, fitted, identifiers, inferred_types,
                           keys_legend, lang, md, prepared, presenting, require_frame, said,
-                          shown_step, table_title, tr, use_table)
+                          shown_step, step_button, table_title, tr, use_table)
 
 state = st.session_state
 require_frame()
@@ -266,10 +268,7 @@ part_step = compare.divergence_step(divergence) if divergence is not None else N
 step = shown_step("cmp_step", max_steps) if max_steps else 0  # (a link's, at first)
 
 
-def nav_button(label, key, icon, **kwargs):
-    """A step button: in presenter mode an icon, with its label as the tooltip."""
-    nav.button("" if present else label, key=key, icon=icon, help=label if present else None,
-               **kwargs)
+nav_button = partial(step_button, nav, compact=present)
 
 
 # Previous/first are disabled at step 0 and Next/last at the last step, so

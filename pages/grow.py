@@ -1,6 +1,7 @@
 """Grow page: step through the tree's growth and inspect every node."""
 
 import time
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -10,7 +11,7 @@ from dtree import explain, viz
 from pages.shared import (chosen_parameters, criterion_name, current_setup, current_table,
                           fitted, growth_name, keys_legend, lang, md, prepared, presenting,
                           require_frame, said, sidebar_controls, step_dot, table_title, tr)
-from pages.shared import shown_step as link_step
+from pages.shared import shown_step as link_step, step_button
 from pages import imported
 from pages.memory import arrow
 from pages.terms import STOP_REASONS_ZH
@@ -162,9 +163,7 @@ def step_bar(step, compact=False):
     bar = st.container(horizontal=True, vertical_alignment="center", key="stepbar",
                        gap="small")
 
-    def button(label, key, icon, **kwargs):
-        bar.button("" if compact else label, key=key, icon=icon,
-                   help=label if compact else None, **kwargs)
+    button = partial(step_button, bar, compact=compact)
     button(tr("Previous step", "上一步"), "prev", ":material/skip_previous:", on_click=move,
            kwargs={"delta": -1}, disabled=step <= 0, shortcut="Left")
     button(tr("Next step", "下一步"), "next", ":material/skip_next:", on_click=move,

@@ -7,6 +7,8 @@ reduced-error and pessimistic pruning side by side, and C4.5's error-based
 pruning (Weka J48's, with subtree raising) one decision at a time.
 """
 
+from functools import partial
+
 import numpy as np
 import streamlit as st
 
@@ -16,7 +18,7 @@ from dtree._pruning import (ccp_cross_validate, ccp_holdout, ccp_prune, pessimis
                             pruning_sequence, reduced_error_prune)
 from dtree.viz import JUST_SPLIT, NEXT_SPLIT, fitting_direction
 from pages.shared import (current_fit, current_setup, current_table, keys_legend, lang, md,
-                          presenting, require_frame, said, shown_step, tr)
+                          presenting, require_frame, said, shown_step, step_button, tr)
 from pages import imported
 from pages.terms import STOP_REASONS_ZH, zh
 
@@ -200,20 +202,19 @@ def alpha_buttons(labels, alpha_1se, alpha_min, alphas):
                 current = a
     at = alphas.index(current)
 
-    def step_button(label, key, icon, to, **kwargs):
-        buttons.button("" if present else label, key=key, icon=icon,
-                       help=label if present else None, on_click=set_alpha,
-                       args=(alphas[to],), **kwargs)
+    def alpha_button(label, key, icon, to, **kwargs):
+        step_button(buttons, label, key, icon, present, on_click=set_alpha,
+                    args=(alphas[to],), **kwargs)
     # disabled at the ends, so that a key press never silently does nothing
-    step_button(tr("No pruning (α = 0)", "不剪枝（α = 0）"), "prune_use_0",
+    alpha_button(tr("No pruning (α = 0)", "不剪枝（α = 0）"), "prune_use_0",
                 ":material/first_page:", 0, disabled=at == 0, shortcut="Home")
-    step_button(tr("Smaller α: one subtree less pruned", "更小的 α：少剪一棵子树"),
+    alpha_button(tr("Smaller α: one subtree less pruned", "更小的 α：少剪一棵子树"),
                 "prune_alpha_prev", ":material/skip_previous:", max(at - 1, 0),
                 disabled=at == 0, shortcut="Left")
-    step_button(tr("Larger α: one subtree more pruned", "更大的 α：多剪一棵子树"),
+    alpha_button(tr("Larger α: one subtree more pruned", "更大的 α：多剪一棵子树"),
                 "prune_alpha_next", ":material/skip_next:", min(at + 1, len(alphas) - 1),
                 type="primary", disabled=at == len(alphas) - 1, shortcut="Right")
-    step_button(tr("Largest α: the root alone", "最大的 α：只剩根结点"), "prune_alpha_last",
+    alpha_button(tr("Largest α: the root alone", "最大的 α：只剩根结点"), "prune_alpha_last",
                 ":material/last_page:", len(alphas) - 1, disabled=at == len(alphas) - 1,
                 shortcut="End")
     if alpha_1se is not None:
@@ -413,9 +414,7 @@ def steps_view():
     bar = st.container(horizontal=True, vertical_alignment="center", key="stepbar_prune",
                        gap="small")
 
-    def button(label, key, icon, **kwargs):
-        bar.button("" if present else label, key=key, icon=icon,
-                   help=label if present else None, **kwargs)
+    button = partial(step_button, bar, compact=present)
     # disabled at the ends, so that a key press never silently does nothing
     button(tr("Reset", "重置"), "prune_reset", ":material/first_page:", on_click=move,
            kwargs={"to": 0}, disabled=k0 <= 0, shortcut="Home")
@@ -701,9 +700,7 @@ def ebp_view():
     bar = (bar_slot or st).container(horizontal=True, vertical_alignment="center",
                                      key="stepbar_ebp", gap="small")
 
-    def button(label, key, icon, **kwargs):
-        bar.button("" if present else label, key=key, icon=icon,
-                   help=label if present else None, **kwargs)
+    button = partial(step_button, bar, compact=present)
     k0 = int(state.get("prune_ebp_step", n))
     button(tr("First decision", "第一个决定"), "prune_ebp_first", ":material/first_page:",
            on_click=ebp_move, kwargs={"to": 1}, disabled=k0 <= 1, shortcut="Home")

@@ -102,6 +102,13 @@ def shown_step(key: str, last: int) -> int:
     return step
 
 
+def step_button(where, label: str, key: str, icon: str, compact: bool, **kwargs) -> None:
+    """A stepping button in ``where`` (a bar): its label, or in presenter mode
+    (``compact``) only its icon, with the label as its tooltip."""
+    where.button("" if compact else label, key=key, icon=icon,
+                 help=label if compact else None, **kwargs)
+
+
 def keys_legend(extra: str = "") -> None:
     """Presenter mode: the stepping keys, small, in the window's corner
     (app.py's CSS places containers keyed keys_legend*)."""
