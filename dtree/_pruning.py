@@ -466,7 +466,7 @@ def _row_losses(estimator, tree, X32, y):
     return (pred[:, 0] - y) ** 2
 
 
-def _distinct_subtrees(seq):
+def distinct_subtrees(seq):
     """(alpha, number of collapses) for each distinct tree ``ccp_alpha`` can
     give: tied alphas collapse several nodes at once, so they give one tree.
     (Alphas are clipped at 0: a split that rounding makes look harmful is
@@ -543,7 +543,7 @@ def ccp_cross_validate(estimator, X, y, *, cv=5, sample_weight=None, random_stat
     full = _unpruned_clone(estimator).fit(X, y, sample_weight=fit_w(slice(None)))
     X_full = _encoded(full, X)
     seq = pruning_sequence(full.tree_)
-    alphas, ks = _distinct_subtrees(seq)
+    alphas, ks = distinct_subtrees(seq)
     if midpoints:
         alpha_cv = np.r_[np.sqrt(np.maximum(alphas[:-1], 0) * alphas[1:]), np.inf]
     else:
@@ -601,7 +601,7 @@ def ccp_holdout(estimator, X_val, y_val, *, sample_weight=None):
     tree = getattr(estimator, "unpruned_tree_", None)
     tree = estimator.tree_ if tree is None else tree
     seq = pruning_sequence(tree)
-    alphas, ks = _distinct_subtrees(seq)
+    alphas, ks = distinct_subtrees(seq)
     errors = np.array([_weighted_mean(_row_losses(estimator, seq.tree_at(int(k)), X32, y), w)
                        for k in ks])
     if hasattr(estimator, "classes_"):

@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
 MAX_NAME_LENGTH = 80
 #: Excel files are zip archives of XML: refuse ones that unpack to more than this.

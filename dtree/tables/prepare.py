@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
+from .. import DecisionTreeClassifier, DecisionTreeRegressor
 from .io import DataError, DroppedRows
 
 #: A categorical feature with more categories than this is refused (the
