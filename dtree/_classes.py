@@ -8,7 +8,7 @@ import numpy as np
 
 from . import _encode, _grow, _j48
 from ._base import (BaseEstimator, as_float32_matrix, as_sample_weight, as_table,
-                    as_target, check_n_features, check_shape)
+                    as_target, check_n_features, check_shape, unique_inverse)
 from ._criteria import CLASSIFICATION, REGRESSION, make_criterion
 from ._steps import Steps, candidate_frame, split_children
 from ._tree import NUMERIC, TREE_UNDEFINED, Tree, preorder
@@ -533,7 +533,7 @@ class DecisionTreeClassifier(BaseDecisionTree):
             self.n_classes_ = len(classes)
             return codes
         try:
-            classes, codes = np.unique(y, return_inverse=True)
+            classes, codes = unique_inverse(y)
         except TypeError:
             raise ValueError(
                 "Unknown label type: mixed types in y. Class labels must all be "

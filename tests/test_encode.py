@@ -80,3 +80,29 @@ def test_equal_numbers_share_a_label():
     labels = _encode.learn_categories(X, 0, "c")
     assert len(labels) == 2
     np.testing.assert_array_equal(_encode.encode_column(X, 0, labels), [0, 0, 0, 1])
+
+
+labels = st.one_of(st.lists(st.sampled_from(["b", "a", "c", "ä", "10", "9"]), min_size=1,
+                            max_size=30),
+                   st.lists(st.integers(-2, 5), min_size=1, max_size=30),
+                   st.lists(st.sampled_from([0.5, -1.0, 2.0]), min_size=1, max_size=30))
+
+
+@settings(max_examples=150, deadline=None)
+@given(labels, st.sampled_from([object, None]))
+def test_unique_inverse_is_np_unique(values, dtype):
+    from dtree._base import unique_inverse
+
+    y = np.array(values, dtype=dtype)
+    want_classes, want_codes = np.unique(y, return_inverse=True)
+    classes, codes = unique_inverse(y)
+    assert classes.dtype == want_classes.dtype
+    np.testing.assert_array_equal(classes, want_classes)
+    np.testing.assert_array_equal(codes, want_codes)
+
+
+def test_unique_inverse_refuses_mixed_labels_as_np_unique():
+    from dtree._base import unique_inverse
+
+    with pytest.raises(TypeError):
+        unique_inverse(np.array(["a", 1, "b"], dtype=object))
