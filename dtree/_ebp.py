@@ -341,7 +341,12 @@ class _Pruner:
             ids.extend(position[id(k)] for k in g.kids)
             if g.moved:
                 share.extend(self._shares(g.dist).tolist())
-                arrays["missing_child"][i] = _max_bag(g.dist.sum(axis=1))
+                if t.distribute_missing:
+                    # only a label here (C4.5 spreads such rows); the largest
+                    # branch, as the tree was grown
+                    arrays["missing_child"][i] = _max_bag(g.dist.sum(axis=1))
+                # otherwise missing_child routed the rows that were re-sent
+                # (_branches): keep it, or the counts and predictions disagree
             else:
                 a, b = t.child_ptr[g.src], t.child_ptr[g.src + 1]
                 share.extend(t.child_share[a:b].tolist())

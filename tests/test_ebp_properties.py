@@ -25,7 +25,7 @@ import copy
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, note, settings
+from hypothesis import example, given, note, settings
 from hypothesis import strategies as st
 
 from dtree import DecisionTreeClassifier, error_based_prune
@@ -48,20 +48,37 @@ def _frame(seed):
     return X, y
 
 
-@st.composite
-def fitted(draw):
-    X, y = _frame(draw(st.integers(0, 2**32 - 1)))
-    algorithm = draw(st.sampled_from(["j48", "j48", "c4.5", "cart"]))
+def _fit(seed, algorithm, param=None):
+    """The tree of ``fitted()``: ``_frame(seed)`` fitted with ``algorithm``
+    ("j48" with min_objects=param, "c4.5", or "cart" with min_samples_leaf=param)."""
+    X, y = _frame(seed)
     if algorithm == "j48":
-        est = DecisionTreeClassifier(algorithm="j48", min_objects=draw(st.sampled_from([1, 2])))
+        est = DecisionTreeClassifier(algorithm="j48", min_objects=param)
     elif algorithm == "c4.5":
         est = DecisionTreeClassifier(algorithm="c4.5")
     else:
-        est = DecisionTreeClassifier(min_samples_leaf=draw(st.sampled_from([1, 3])))
+        est = DecisionTreeClassifier(min_samples_leaf=param)
         X = X.assign(c=X.c.cat.codes.astype(float))  # CART: numeric codes
-    est.fit(X, y)
-    note(f"{est!r} on {len(y)} rows")
+    return est.fit(X, y), X, y
+
+
+@st.composite
+def fitted(draw):
+    seed = draw(st.integers(0, 2**32 - 1))
+    algorithm = draw(st.sampled_from(["j48", "j48", "c4.5", "cart"]))
+    param = {"j48": lambda: draw(st.sampled_from([1, 2])), "c4.5": lambda: None,
+             "cart": lambda: draw(st.sampled_from([1, 3]))}[algorithm]()
+    est, X, y = _fit(seed, algorithm, param)
+    note(f"_fit({seed}, {algorithm!r}, {param}): {est!r} on {len(y)} rows")
     return est, X, y
+
+
+# Once failed at random: a CART tree (missing values follow missing_child, not
+# spread) where subtree raising re-sent rows down a raised split.  The pruned
+# tree's missing_child was reset to the largest branch of the re-sent rows, so
+# its counts no longer matched where its own missing values go, and pruning it
+# again raised "X and y do not reproduce the tree's class counts".
+RAISED_CART = [(17, 1, 0.25), (5, 3, 0.25), (22, 3, 0.4), (24, 3, 0.5)]
 
 
 def _ancestors(tree, node):
@@ -112,6 +129,7 @@ def test_pruning_cuts_and_raises_but_never_invents(case, confidence, raising):
 
 @settings(max_examples=30, deadline=None)
 @given(fitted(), st.sampled_from(CONFIDENCES), st.booleans())
+@example(_fit(17, "cart", 1), 0.25, True)
 def test_pruned_tree_is_a_fixpoint(case, confidence, raising):
     est, X, y = case
     once = error_based_prune(est, X, y, confidence, raising)
@@ -121,6 +139,29 @@ def test_pruned_tree_is_a_fixpoint(case, confidence, raising):
     np.testing.assert_array_equal(twice.tree.node_ids, once.tree.node_ids)
     np.testing.assert_allclose(twice.tree.weighted_n_node_samples,
                                once.tree.weighted_n_node_samples)
+
+
+@pytest.mark.parametrize(("seed", "min_samples_leaf", "confidence"), RAISED_CART)
+def test_raising_keeps_the_missing_value_routing(seed, min_samples_leaf, confidence):
+    """Without C4.5's spreading, a raised split keeps its missing_child: the
+    re-sent rows went that way, so the pruned tree's counts are where its own
+    apply() sends the training rows, and pruning it again changes nothing."""
+    est, X, y = _fit(seed, "cart", min_samples_leaf)
+    once = error_based_prune(est, X, y, confidence, True)
+    assert (once.record.decision == "raise").any()
+    tree, pruned = est.tree_, once.tree
+    index = {int(i): k for k, i in enumerate(tree.node_ids)}
+    for node in np.flatnonzero(pruned.n_children > 0):
+        assert pruned.missing_child[node] == tree.missing_child[index[int(pruned.node_ids[node])]]
+    codes = pd.Categorical(y, categories=est.classes_).codes
+    leaf = pruned.apply(est._validate_X_predict(X))
+    for node in np.flatnonzero(pruned.n_children == 0):
+        counts = np.bincount(codes[leaf == node], minlength=len(est.classes_))
+        np.testing.assert_allclose(counts, pruned.value[node, 0] * pruned.weighted_n_node_samples[node],
+                                   atol=1e-9)
+    twice = error_based_prune(est, X, y, confidence, True, tree=pruned)
+    assert not twice.record.decision.isin(["prune", "raise"]).any()
+    np.testing.assert_array_equal(twice.tree.node_ids, pruned.node_ids)
 
 
 @given(st.floats(0.01, 1e4), st.floats(0, 1), st.sampled_from(CONFIDENCES),
