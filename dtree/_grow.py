@@ -96,6 +96,8 @@ class Problem:
         self.min_weight_leaf = min_weight_leaf
         self.max_features = max_features
         self.random_splitter = splitter == "random"
+        #: splitter="hist": the binned features and node histograms (dtree._hist)
+        self.hist = None
         self.min_impurity_decrease = min_impurity_decrease
         self.weight_total = weight_total
         self.rng = rng
@@ -364,7 +366,7 @@ def _sad_left_right(prob, p, starts, sizes):
 # the search
 # --------------------------------------------------------------------------
 
-def _allowed_features(prob, constant):
+def _allowed_features(prob, constant, draws=None):
     """Which features each node evaluates, shape (F, S).
 
     Mirrors scikit-learn's sampling without replacement: features are visited
@@ -375,7 +377,9 @@ def _allowed_features(prob, constant):
     k = prob.max_features
     if k >= F:
         return np.ones((F, S), dtype=bool)
-    order = np.argsort(prob.rng.random((S, F)), axis=1)  # visiting order per node
+    if draws is None:
+        draws = prob.rng.random((S, F))
+    order = np.argsort(draws, axis=1)  # visiting order per node
     nonconst = ~constant.T[np.arange(S)[:, None], order]  # (S, F) in visit order
     first_nonconst = np.where(nonconst.any(axis=1), nonconst.argmax(axis=1), F - 1)
     n_visit = np.maximum(k, first_nonconst + 1)
@@ -418,6 +422,8 @@ class _Batch:
 
 def search(prob, nodes, P, starts, sizes, ids, record):
     """Find the best split of every node in the batch and store it in ``nodes``."""
+    if prob.hist is not None:  # splitter="hist": dtree/_hist.py
+        return prob.hist.search(prob, nodes, P, starts, sizes, ids, record)
     X = prob.X
     F = prob.n_features
     b = _Batch(prob, nodes, P, starts, sizes, ids)
@@ -434,6 +440,19 @@ def search(prob, nodes, P, starts, sizes, ids, record):
                                  & ((n_known == sizes) | prob.c45_missing))
     allowed = _allowed_features(prob, constant)
 
+    cb = new_candidate_block(prob, allowed, b.n_node, 1.0 - n_known / sizes)
+
+    _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi)
+    for f in prob.categorical_features:
+        if allowed[f].any():
+            _search_categorical(prob, b, cb, f, allowed[f])
+
+    choose(prob, nodes, ids, cb, b.w_node, record)
+
+
+def new_candidate_block(prob, allowed, n_node, missing_fraction):
+    """An empty CandidateBlock for a batch of S nodes (``allowed``: (F, S))."""
+    F, S = allowed.shape
     cb = CandidateBlock()
     cb.evaluated = allowed
     cb.kind = np.where(prob.categorical, MULTIWAY if prob.multiway else SUBSET,
@@ -448,16 +467,18 @@ def search(prob, nodes, P, starts, sizes, ids, record):
     cb.impurity_left = np.full((F, S), np.nan)
     cb.impurity_right = np.full((F, S), np.nan)
     cb.missing_child = np.full((F, S), -1, dtype=np.intp)
-    cb.missing_fraction = 1.0 - n_known / sizes
+    cb.missing_fraction = missing_fraction
     cb.categorical = {}
-    cb.n_node = b.n_node
+    cb.n_node = n_node
+    return cb
 
-    _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi)
-    for f in prob.categorical_features:
-        if allowed[f].any():
-            _search_categorical(prob, b, cb, f, allowed[f])
 
-    cb.improvement = b.w_node[None, :] / prob.weight_total * cb.gain
+def choose(prob, nodes, ids, cb, w_node, record):
+    """Pick each node's best feature from its candidate block and store the
+    split (or the reason there is none) in ``nodes``."""
+    allowed = cb.evaluated
+    S = len(ids)
+    cb.improvement = w_node[None, :] / prob.weight_total * cb.gain
     found = allowed & ~np.isnan(cb.gain)
     score = np.where(found, cb.gain, -np.inf)
     cb.eligible = found.copy()
@@ -1069,6 +1090,8 @@ def create_children(prob, nodes, parents, kids):
     nodes.share[ids] = kids.share
     reason = presearch_reason(prob, ids, nodes)
     nodes.reason[ids] = reason
+    if prob.hist is not None:
+        prob.hist.children_created(parents, kids.n_kids, reason == 0)
     return ids, reason == 0
 
 
@@ -1081,7 +1104,10 @@ def _root(prob, nodes, root_impurity):
     ids = nodes.add(parent=np.array([-1]), depth=np.array([0]), n=np.array([n]),
                     stats=prob.stats.sum(axis=1)[None, :],
                     impurity=np.array([root_impurity]))
-    P = np.argsort(prob.X, axis=1)  # NaN sorts last; ties in any fixed order
+    if prob.hist is not None:  # histograms need the rows grouped by node, not sorted
+        P = np.arange(n)[None, :]
+    else:
+        P = np.argsort(prob.X, axis=1)  # NaN sorts last; ties in any fixed order
     reason = presearch_reason(prob, ids, nodes)
     nodes.reason[ids] = reason
     return ids, P, reason[0] == 0
