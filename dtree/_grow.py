@@ -975,6 +975,10 @@ def route(prob, nodes, P, starts, sizes, ids, split):
     of the batch and return the children's statistics, summed directly over
     each child's own samples (so a pure child's impurity is exactly zero, as
     in scikit-learn)."""
+    if prob.hist is not None:
+        kids = prob.hist.router.route(prob, nodes, P, starts, sizes, ids, split)
+        if kids is not None:
+            return kids
     seg = np.repeat(np.arange(len(ids)), sizes)
     moving = split[seg]
     p0 = P[0][moving]
@@ -1011,6 +1015,8 @@ def partition(prob, P, starts, sizes, split, kids, keep):
     ``keep == False`` (already leaves) are dropped.  Returns the children's
     ``P`` and each child's size in it (0 if dropped)."""
     out_sizes = np.where(keep, kids.counts, 0)
+    if prob.hist is not None and prob.hist.router.parts is not None:
+        return prob.hist.router.partition(keep), out_sizes
     P_out = np.empty((P.shape[0], int(out_sizes.sum())), dtype=P.dtype)
     if P_out.shape[1] == 0:
         return P_out, out_sizes

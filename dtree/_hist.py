@@ -115,14 +115,101 @@ def _bin_numeric(x, missing, max_bins, sample):
     distinct = np.r_[True, xs[1:] != xs[:-1]]
     values = xs[distinct]
     if len(values) <= max_bins:
-        b = np.searchsorted(values, x)
+        b = digitize(values, x)
         hit = values[np.minimum(b, len(values) - 1)] == x
         if hit[~missing].all():  # no value outside the sample: one bin per value
             return b
+    table = _grid_table(xs, max_bins)
+    if table is not None:
+        return _grid_bins(x, *table)
     # upper bounds at quantiles: bin i holds (edges[i - 1], edges[i]]
     at = (np.arange(1, max_bins) * len(xs)) // max_bins - 1
     edges = np.unique(xs[np.maximum(at, 0)])
-    return np.searchsorted(edges, x, side="left")
+    return digitize(edges, x)
+
+
+#: Uniform cells of the lookup grid that bins most numeric features.
+GRID_CELLS = 1 << 16
+
+
+def _grid_table(xs, max_bins):
+    """Quantile bins made of uniform cells: (lo, scale, bin of each cell), or
+    None when the sorted sample ``xs`` crowds too many rows into one cell
+    (skewed data), where cells could not follow the quantiles.
+
+    Binning a value is then one multiply and one table lookup.  The bins'
+    boundaries fall on cell boundaries rather than on data values; that is
+    harmless, since thresholds are placed from each bin's smallest and
+    largest training value."""
+    n = len(xs)
+    if n < 4 * max_bins:
+        return None
+    lo = float(xs[n // 1000])
+    hi = float(xs[n - 1 - n // 1000])
+    if not hi > lo:
+        return None
+    scale = GRID_CELLS / (hi - lo)
+    cells = _cells(xs, lo, scale)
+    per_cell = np.bincount(cells, minlength=GRID_CELLS)
+    if per_cell.max() * max_bins > 2 * n:
+        return None
+    rank = np.cumsum(per_cell) - per_cell  # sample rows before each cell
+    table = (rank * max_bins // n).astype(np.uint16)
+    return lo, scale, table
+
+
+def _cells(x, lo, scale):
+    c = (x - np.float32(lo)) * np.float32(scale)
+    np.clip(c, 0, GRID_CELLS - 1, out=c)
+    with np.errstate(invalid="ignore"):
+        c = c.astype(np.int32)
+    if c.min(initial=0) < 0:  # NaN; its bin is replaced by the missing bin
+        c[c < 0] = 0
+    return c
+
+
+def _grid_bins(x, lo, scale, table):
+    return table[_cells(x, lo, scale)]
+
+
+def digitize(edges, x):
+    """``np.searchsorted(edges, x, side="left")`` (the number of edges below
+    each value; NaN gives any index) for sorted float32 ``edges``.
+
+    NumPy's binary search is slow on a million values (its branches cannot
+    be predicted).  Here a uniform grid over the edges' range guesses each
+    value's index, the guess is checked against the edges, and only wrong
+    guesses are searched: a branch-free binary search, one array pass per
+    halving."""
+    k = len(edges)
+    if len(x) < 100_000 or k < 2 or not edges[-1] > edges[0]:
+        return np.searchsorted(edges, x, side="left")
+    lo, hi = float(edges[0]), float(edges[-1])
+    scale = (GRID_CELLS - 1) / (hi - lo)
+    starts = (lo + np.arange(GRID_CELLS) / scale).astype(np.float32)
+    table = np.searchsorted(edges, starts, side="left").astype(np.int32)
+    guess = table[_cells(x, lo, scale)]
+    padded = np.empty(k + 2, dtype=np.float32)
+    padded[0], padded[1:-1], padded[-1] = -np.inf, edges, np.inf
+    # right when edges[guess - 1] < x <= edges[guess]
+    right = (padded[guess] < x) & (x <= padded[guess + 1])
+    wrong = np.flatnonzero(~right)
+    if len(wrong):
+        guess[wrong] = _binary_search(edges, x[wrong])
+    return guess
+
+
+def _binary_search(edges, x):
+    k = len(edges)
+    width = 1 << int(k).bit_length()  # > k, so the last index is padding
+    padded = np.full(width, np.inf, dtype=np.float32)
+    padded[:k] = edges
+    b = np.zeros(len(x), dtype=np.int32)
+    step = width // 2
+    while step:
+        b += (padded[b + (step - 1)] < x) * np.int32(step)
+        step //= 2
+    return b
 
 
 class HistGrower:
@@ -137,6 +224,7 @@ class HistGrower:
         F, B = binned.codes.shape[0], binned.n_bins
         self.channels = prob.stats.shape[0] + 1  # the statistics, then the row count
         self.node_bytes = F * B * self.channels * 8
+        self.router = _Router()
 
     # -- bookkeeping -------------------------------------------------------------
 
@@ -377,3 +465,80 @@ class HistGrower:
         no_missing = miss[g, i, d] == 0
         cb.missing_child[f, s] = np.where(no_missing, np.where(n_l > n_r, 0, 1),
                                           np.where(u2, 0, 1))
+
+
+class _Router:
+    """Routing and partitioning for the histogram splitter: rows stay grouped
+    by node (one order, not one per feature), so a split node's rows are cut
+    in two in place of the exact splitter's stable partition of every
+    feature's order.  Batches with many split nodes (deep levels, small
+    nodes) use the exact splitter's vectorised routing instead."""
+
+    #: batches with more split nodes than this route the vectorised way
+    LOOP_MAX = 256
+
+    def __init__(self):
+        self.parts = None
+
+    def route(self, prob, nodes, P, starts, sizes, ids, split):
+        """The children's sizes and statistics (a ``_grow.Children``), or
+        None to let the exact splitter's routing do it."""
+        from ._grow import Children
+        from ._tree import NUMERIC
+
+        idx = np.flatnonzero(split)
+        if len(idx) > self.LOOP_MAX:
+            self.parts = None
+            return None
+        p = P[0]
+        X = prob.X
+        d = prob.stats.shape[0]
+        total = 2 * len(idx)
+        counts = np.zeros(total, dtype=np.intp)
+        stats = np.zeros((total, d))
+        known_w = np.zeros(total)
+        clf = prob.criterion.is_classification
+        parts = []
+        for j, s in enumerate(idx.tolist()):
+            node = int(ids[s])
+            rows = p[starts[s]:starts[s] + sizes[s]]
+            x = X[nodes.feature[node]][rows]
+            to_missing = np.isnan(x) if prob.has_missing else None
+            if nodes.kind[node] == NUMERIC:
+                left = x <= nodes.threshold[node]
+            else:
+                branch = nodes.branch_of_code[node][np.nan_to_num(x).astype(np.intp)]
+                left = branch == 0
+                unseen = branch < 0
+                to_missing = unseen if to_missing is None else to_missing | unseen
+            if to_missing is not None and to_missing.any():
+                left = np.where(to_missing, nodes.missing_child[node] == 0, left)
+            halves = (rows[left], rows[~left])
+            parts.append(halves)
+            for side, r in enumerate(halves):
+                c = 2 * j + side
+                counts[c] = len(r)
+                if clf:
+                    w = None if prob.unit_weights else prob.w[r]
+                    stats[c, :-1] = np.bincount(prob.codes[r], weights=w, minlength=d - 1)
+                    stats[c, -1] = len(r) if w is None else w.sum()
+                else:
+                    stats[c] = prob.stats[:, r].sum(axis=1)
+                known_w[c] = stats[c, -1]
+                if to_missing is not None:
+                    gone = to_missing[left] if side == 0 else to_missing[~left]
+                    if gone.any():
+                        known_w[c] -= prob.w[r[gone]].sum()
+        self.parts = parts
+        parent_known = np.repeat(known_w[0::2] + known_w[1::2], 2)
+        share = np.divide(known_w, parent_known, out=np.zeros(total), where=parent_known > 0)
+        return Children(np.full(len(idx), 2), counts, stats, share)
+
+    def partition(self, keep):
+        """The kept children's rows, grouped child after child."""
+        pieces = [r for j, halves in enumerate(self.parts) for side, r in enumerate(halves)
+                  if keep[2 * j + side]]
+        self.parts = None
+        if not pieces:
+            return np.zeros((1, 0), dtype=np.intp)
+        return np.concatenate(pieces)[None, :]
