@@ -236,3 +236,20 @@ def test_hist_refuses_absolute_error():
 def test_unknown_splitter_names_hist():
     with pytest.raises(ValueError, match="'hist'"):
         DecisionTreeClassifier(splitter="fast").fit([[0.0], [1.0]], [0, 1])
+
+
+def test_the_gain_curve_runs_over_the_bin_edges():
+    from dtree import explain
+
+    rng = np.random.default_rng(6)
+    X = rng.standard_normal((4_000, 2))
+    y = (X[:, 0] + 0.5 * rng.standard_normal(4_000) > 0.3).astype(int)
+    est = DecisionTreeClassifier(splitter="hist", max_bins=20, max_depth=2).fit(X, y)
+    table = est.candidates(0).set_index("feature_index")
+    for f in range(2):
+        bins = (est.bin_lower_[f], est.bin_upper_[f])
+        curve = explain.threshold_curve(X[:, f], y, "gini", 2, bins=bins)
+        assert len(curve) == len(est.bin_upper_[f]) - 1  # one candidate per edge
+        best = curve.loc[curve["gain"].idxmax()]
+        assert best["threshold"] == table.loc[f, "threshold"]
+        assert np.isclose(best["gain"], table.loc[f, "gain"], rtol=1e-12)
