@@ -511,6 +511,20 @@ class DecisionTreeClassifier(BaseDecisionTree):
     record_candidates : bool
         Keep every searched node's per-feature candidate table for
         ``steps_[i].candidates`` (it costs little; off saves memory).
+    splitter : {"best", "random", "hist"}
+        ``"hist"`` bins every feature once into at most ``max_bins`` bins
+        (quantiles; one bin per value when there are few values; categories
+        and missing values get bins of their own) and searches the bin edges
+        with per-node histograms: fast on large tables.  Its thresholds are
+        real values halfway between bins, so ``predict`` on raw data agrees
+        with the binned training; with at least as many bins as distinct
+        values it grows the exact (``"best"``) tree.  Binary CART splits only
+        (not with multiway splits, ``missing="c4.5"``, ID3/C4.5/J48 presets or
+        absolute error).  See ``dtree/_hist.py``.
+    max_bins : int, default 255
+        Bins per feature for ``splitter="hist"`` (2 to 65535).  Fitted
+        attributes ``bin_lower_``/``bin_upper_`` hold each numeric feature's
+        smallest and largest training value per bin.
     """
 
     _criteria = CLASSIFICATION
@@ -641,8 +655,9 @@ class DecisionTreeClassifier(BaseDecisionTree):
 class DecisionTreeRegressor(BaseDecisionTree):
     """A decision tree regressor whose growth can be replayed step by step.
 
-    Parameters follow scikit-learn's ``DecisionTreeRegressor``, plus ``growth``
-    and ``record_candidates`` as in :class:`DecisionTreeClassifier`.
+    Parameters follow scikit-learn's ``DecisionTreeRegressor``, plus ``growth``,
+    ``record_candidates``, ``splitter="hist"`` and ``max_bins`` as in
+    :class:`DecisionTreeClassifier`.
     ``"friedman_mse"`` behaves exactly like ``"squared_error"``, as in
     scikit-learn 1.9.
     """

@@ -53,3 +53,19 @@ def test_a_small_table_keeps_best_and_hist_can_be_chosen():
     assert "splitter = hist" not in infos(at)  # (said only for large tables)
     at.button(key="next").click().run()
     assert_clean(at)
+
+
+def test_the_refusals_speak_chinese():
+    import pytest
+
+    from dtree import DecisionTreeClassifier, DecisionTreeRegressor
+    from pages.terms import message_zh
+
+    for est in (DecisionTreeClassifier(splitter="hist", algorithm="j48"),
+                DecisionTreeClassifier(splitter="hist", multiway=True),
+                DecisionTreeClassifier(splitter="hist", missing="c4.5"),
+                DecisionTreeRegressor(splitter="hist", criterion="absolute_error")):
+        with pytest.raises(ValueError) as info:
+            est.fit([[0.0], [1.0]], [0, 1])
+        text = message_zh(info.value)
+        assert text.startswith("这里不能使用 splitter='hist'") and "cannot" not in text, text
