@@ -98,6 +98,9 @@ class Problem:
         self.random_splitter = splitter == "random"
         #: splitter="hist": the binned features and node histograms (dtree._hist)
         self.hist = None
+        #: splitter="hist" on small nodes: X holds bin codes, and these are
+        #: each bin's (lower, upper) training values, shape (F, bins) each
+        self.bin_bounds = None
         self.min_impurity_decrease = min_impurity_decrease
         self.weight_total = weight_total
         self.rng = rng
@@ -436,6 +439,10 @@ def search(prob, nodes, P, starts, sizes, ids, record):
     last_known = np.maximum(starts + n_known - 1, starts)
     x_lo = X[frange, P[:, starts]]  # (F, S) node minimum of each feature
     x_hi = X[frange, np.take_along_axis(P, last_known, axis=1)]
+    if prob.bin_bounds is not None:  # X holds bin codes: their smallest/largest values
+        lower, upper = prob.bin_bounds
+        x_lo = lower[frange, np.nan_to_num(x_lo).astype(np.intp)]
+        x_hi = upper[frange, np.nan_to_num(x_hi).astype(np.intp)]
     constant = (n_known == 0) | ((x_hi <= x_lo + FEATURE_THRESHOLD)
                                  & ((n_known == sizes) | prob.c45_missing))
     allowed = _allowed_features(prob, constant)
@@ -580,7 +587,14 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
             between = np.repeat(allowed[fs], sizes, axis=1)
             if not late_size:
                 between &= ok_size
-        between[:, :-1] &= x[:, 1:] > x[:, :-1] + FEATURE_THRESHOLD
+        if prob.bin_bounds is None:
+            between[:, :-1] &= x[:, 1:] > x[:, :-1] + FEATURE_THRESHOLD
+        else:  # bin codes: the next bin's smallest value against this bin's largest
+            lower, upper = prob.bin_bounds
+            code = np.nan_to_num(x).astype(np.intp)
+            between[:, :-1] &= ((lower[fs[:, None], code[:, 1:]]
+                                 > upper[fs[:, None], code[:, :-1]] + FEATURE_THRESHOLD)
+                                & ~np.isnan(x[:, 1:]))
         between[:, -1] = False
         valid = between & ok_size if (missing_here and not fractional) else between
         if missing_here:
@@ -693,6 +707,10 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
         else:
             lo_v = x[ci, q].astype(np.float64)
             hi_v = x[ci, np.minimum(q + 1, m - 1)].astype(np.float64)
+            if prob.bin_bounds is not None:  # halfway between the two bins
+                lower, upper = prob.bin_bounds
+                lo_v = upper[f, np.nan_to_num(lo_v).astype(np.intp)].astype(np.float64)
+                hi_v = lower[f, np.nan_to_num(hi_v).astype(np.intp)].astype(np.float64)
             thr = lo_v / 2.0 + hi_v / 2.0
             thr = np.where((thr == hi_v) | np.isinf(thr), lo_v, thr)
             if missing_here:

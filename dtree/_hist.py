@@ -225,6 +225,7 @@ class HistGrower:
         self.channels = prob.stats.shape[0] + 1  # the statistics, then the row count
         self.node_bytes = F * B * self.channels * 8
         self.router = _Router()
+        self._code_values = None
 
     # -- bookkeeping -------------------------------------------------------------
 
@@ -312,9 +313,43 @@ class HistGrower:
 
     # -- the search ----------------------------------------------------------------
 
+    #: A batch whose nodes average fewer rows than this is searched by sorting
+    #: its rows by bin (histograms would cost nodes × features × bins).
+    SORT_BELOW = 64
+
+    def _codes_as_values(self):
+        """The bin codes as float32, NaN in the missing bin (made once)."""
+        if self._code_values is None:
+            codes = self.binned.codes
+            values = codes.astype(np.float32)
+            values[codes == self.binned.missing_bin] = np.nan
+            self._code_values = values
+        return self._code_values
+
+    def _search_sorted(self, prob, nodes, P, starts, sizes, ids, record):
+        """The exact search run on bin codes: each feature's rows sorted by bin
+        inside each node, candidates between adjacent bins, thresholds
+        halfway between them (prob.bin_bounds)."""
+        from ._grow import search
+
+        for parent in set(nodes.parent[ids].tolist()):
+            self._drop(parent)
+        p = P[0]
+        codes = self.binned.codes[:, p]
+        seg = np.repeat(np.arange(len(ids), dtype=np.int64), sizes)
+        order = np.argsort(seg[None, :] * self.binned.n_bins + codes, axis=1, kind="stable")
+        sub = object.__new__(type(prob))
+        sub.__dict__.update(prob.__dict__)
+        sub.hist = None
+        sub.X = self._codes_as_values()
+        sub.bin_bounds = (self.binned.lower, self.binned.upper)
+        search(sub, nodes, p[order], starts, sizes, ids, record)
+
     def search(self, prob, nodes, P, starts, sizes, ids, record):
         """Best split of every node of the batch (the exact search's contract)."""
         S, F = len(ids), prob.n_features
+        if P.shape[1] < S * self.SORT_BELOW:
+            return self._search_sorted(prob, nodes, P, starts, sizes, ids, record)
         k = prob.max_features
         draws = prob.rng.random((S, F)) if k < F else None
         n_node = nodes.n[ids]

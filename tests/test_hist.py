@@ -64,17 +64,36 @@ def compare_fits(hist, exact, scale):
                   (ours.children_right[a], theirs.children_right[b])]
 
 
+#: Large nodes are searched with histograms, small ones by sorting their rows
+#: by bin (HistGrower.SORT_BELOW): the property tests force each way in turn.
+SEARCHES = {"histograms": 0, "sorted bins": 10**9}
+
+
+class search_by:
+    def __init__(self, how):
+        self.value = SEARCHES[how]
+
+    def __enter__(self):
+        self.saved = _hist.HistGrower.SORT_BELOW
+        _hist.HistGrower.SORT_BELOW = self.value
+
+    def __exit__(self, *exc):
+        _hist.HistGrower.SORT_BELOW = self.saved
+
+
 def scale_of(case):
     return 1.0 if case.task == "classification" else impurity_scale(case.y)
 
 
-@settings(deadline=None, max_examples=150)
-@given(cases(max_features=True), st.data())
-def test_enough_bins_give_the_exact_tree(case, data):
+@pytest.mark.parametrize("how", SEARCHES)
+@settings(deadline=None, max_examples=100)
+@given(case=cases(max_features=True), data=st.data())
+def test_enough_bins_give_the_exact_tree(how, case, data):
     assume(case.est.criterion != "absolute_error")
     case.X = with_missing(data.draw, case.X)
     exact = case.fit()
-    hist = hist_clone(case.est).fit(case.X, case.y, sample_weight=case.sample_weight)
+    with search_by(how):
+        hist = hist_clone(case.est).fit(case.X, case.y, sample_weight=case.sample_weight)
     note(f"exact {exact.tree_.node_count} nodes, hist {hist.tree_.node_count}")
     compare_fits(hist, exact, scale_of(case))
     if case.exact and case.est.criterion != "gain_ratio":  # every sum exact: identical trees, node for node
@@ -109,13 +128,15 @@ def binned_apply(est, X):
     return out
 
 
-@settings(deadline=None, max_examples=100)
-@given(cases(max_features=True), st.integers(2, 12), st.data())
-def test_raw_values_and_bins_go_the_same_way(case, max_bins, data):
+@pytest.mark.parametrize("how", SEARCHES)
+@settings(deadline=None, max_examples=80)
+@given(case=cases(max_features=True), max_bins=st.integers(2, 12), data=st.data())
+def test_raw_values_and_bins_go_the_same_way(how, case, max_bins, data):
     assume(case.est.criterion != "absolute_error")
     case.X = with_missing(data.draw, case.X)
-    est = hist_clone(case.est, max_bins=max_bins).fit(case.X, case.y,
-                                                     sample_weight=case.sample_weight)
+    with search_by(how):
+        est = hist_clone(case.est, max_bins=max_bins).fit(case.X, case.y,
+                                                         sample_weight=case.sample_weight)
     for f in range(case.X.shape[1]):
         assert len(est.bin_upper_[f]) <= max_bins
     rows = case.weights > 0
