@@ -227,7 +227,10 @@ class BaseDecisionTree(BaseEstimator):
         self.missing_ = setup["missing"]
 
         keep = w > 0  # zero-weight rows are not samples of any node
-        Xk, yk, wk = Xf[keep], y[keep], w[keep]
+        if keep.all():  # (no copies of a large table)
+            Xk, yk, wk = Xf, y, w
+        else:
+            Xk, yk, wk = Xf[keep], y[keep], w[keep]
         crit = make_criterion(setup["criterion"], getattr(self, "n_classes_", 0),
                               classification=self._is_classifier)
         stats = self._sample_stats(yk, wk)

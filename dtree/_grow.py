@@ -611,7 +611,11 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
             draw = np.where(draw >= hi, lo, draw)
             n_le = np.add.reduceat((x <= draw[:, seg]).astype(np.intp), starts, axis=1)
             valid &= ar == (starts + n_le - 1)[:, seg]
-        if not valid.any():
+        # (the second pass, missing values left, may be valid where no
+        # threshold of the first pass is: "known values left" too small)
+        second_pass = (missing_here and not prob.c45_missing and not prob.random_splitter
+                       and bool((between & np.repeat(n_miss > 0, sizes, axis=1)).any()))
+        if not valid.any() and not second_pass:
             continue
         left = prob.cumulative(p, starts, sizes, b.stats_node, b.n_left_all)  # (d, c, m)
         rows = np.arange(len(fs))[:, None]
