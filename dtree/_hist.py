@@ -37,8 +37,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ._grow import FEATURE_THRESHOLD, _allowed_features, _best_subset, choose, new_candidate_block
-from ._grow import split_information
+from ._grow import (FEATURE_THRESHOLD, _allowed_features, _best_subset, choose,
+                    new_candidate_block, split_information)
 
 #: Quantile edges are computed from at most this many rows (a fixed sample).
 SAMPLE_ROWS = 200_000
@@ -375,7 +375,6 @@ class HistGrower:
 
     def _search_chunk(self, prob, H, batch, cb, allowed, draws, a, b):
         """Fill columns a..b of the candidate block from the chunk's histograms."""
-        crit = prob.criterion
         binned = self.binned
         G, F, B, c = H.shape
         d = c - 1
@@ -425,7 +424,6 @@ class HistGrower:
         binned = self.binned
         G, F, B, c = H.shape
         d, Bk = c - 1, B - 1
-        a = cols[0]
         msl, mwl = prob.min_samples_leaf, prob.min_weight_leaf
         n_node = batch.n_node[cols][:, None, None]
         total = batch.stats_node[cols]  # (G, d)
