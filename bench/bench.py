@@ -25,7 +25,18 @@ squared error at unlimited depth), a multiway ID3 tree on string columns
 against scikit-learn on their one-hot encoding, and ``ccp_cross_validate``
 against the least scikit-learn work for the same answer.
 
-``--only fit``, ``--only pruning``, ``--only missing`` or ``--only criteria``
+A fifth table is issue 15's target for ``splitter="hist"``: one tree of
+depth 8 on 1M × 10 (two classes, so that LightGBM too grows exactly one
+tree), dtree's hist splitter against LightGBM (``num_threads=1,
+n_estimators=1, num_leaves=255, max_depth=8, max_bin=255``; building its
+Dataset, i.e. binning, is part of its fit, as binning is part of dtree's),
+dtree's exact splitter and scikit-learn, timed alternately (the first two
+best of at most 3, the slow exact fits once).  It also reports test accuracy on 200k held-out rows and each fit's peak
+memory: the peak RSS increase of one fit in a fresh process, the data
+loaded from a .npy file before the fit starts.
+
+``--only fit``, ``--only pruning``, ``--only missing``, ``--only criteria`` or
+``--only hist``
 runs one table.
 """
 
@@ -64,7 +75,7 @@ def best_of(fn, repeat):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--only", choices=["fit", "pruning", "missing", "criteria"])
+    parser.add_argument("--only", choices=["fit", "pruning", "missing", "criteria", "hist"])
     args = parser.parse_args()
 
     print(f"Python {platform.python_version()}, NumPy {np.__version__}, "
@@ -77,6 +88,8 @@ def main():
         bench_missing(min(args.repeat, 3))
     if args.only in (None, "criteria"):
         bench_criteria(args.repeat)
+    if args.only in (None, "hist"):
+        bench_hist(min(args.repeat, 3))
 
 
 def three_class_data(n):
@@ -220,6 +233,102 @@ def bench_criteria(repeat):
                      min(repeat, 3))
     print(f"| `ccp_cross_validate`, 5k × 10, 5 folds (scikit-learn: grow + path, 6 times) "
           f"| {a * 1000:.0f} ms | {b * 1000:.0f} ms | {b / a:.2f} |")
+
+
+HIST_ROWS, HIST_TEST_ROWS, HIST_DEPTH = 1_000_000, 200_000, 8
+
+
+def hist_data():
+    X, y = make_classification(n_samples=HIST_ROWS + HIST_TEST_ROWS, n_features=10,
+                               n_informative=6, n_classes=2, random_state=0)
+    X = X.astype(np.float32)
+    return X[:HIST_ROWS], y[:HIST_ROWS], X[HIST_ROWS:], y[HIST_ROWS:]
+
+
+def hist_models():
+    """The four fits of the hist table, by name (built lazily: LightGBM is optional)."""
+    def lightgbm():
+        import lightgbm as lgb
+
+        return lgb.LGBMClassifier(num_threads=1, n_estimators=1, num_leaves=255,
+                                  max_depth=HIST_DEPTH, max_bin=255, verbose=-1)
+
+    return {
+        "dtree hist": lambda: DecisionTreeClassifier(max_depth=HIST_DEPTH, splitter="hist"),
+        "LightGBM": lightgbm,
+        "dtree exact": lambda: DecisionTreeClassifier(max_depth=HIST_DEPTH),
+        "scikit-learn": lambda: SkTree(max_depth=HIST_DEPTH, random_state=0),
+    }
+
+
+# ru_maxrss survives exec (a fresh process would report its parent's peak), so
+# the child reads its own high-water mark, VmHWM, after resetting it.
+_PEAK_CHILD = """
+import sys
+import numpy as np
+sys.path.insert(0, {root!r})
+sys.path.insert(0, {bench!r})
+import bench
+X, y = np.load({x!r}), np.load({y!r})
+model = bench.hist_models()[{name!r}]()
+def status(field):
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith(field + ":"))
+with open("/proc/self/clear_refs", "w") as f:
+    f.write("5")  # VmHWM := VmRSS
+before = status("VmRSS")
+model.fit(X, y)
+print((status("VmHWM") - before) / 1024)
+"""
+
+
+def peak_memory_mb(name, x_path, y_path):
+    """Peak RSS increase (MB) of one fit in a fresh process."""
+    import subprocess
+
+    here = Path(__file__).resolve().parent
+    code = _PEAK_CHILD.format(root=str(here.parent), bench=str(here), x=str(x_path),
+                              y=str(y_path), name=name)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    return float(out.stdout.split()[-1])
+
+
+def bench_hist(repeat):
+    import tempfile
+
+    try:
+        import lightgbm  # noqa: F401
+    except ImportError:
+        print("\n(the hist table needs LightGBM: pip install lightgbm)")
+        return
+    X, y, X_test, y_test = hist_data()
+    makers = hist_models()
+    models = {name: make() for name, make in makers.items()}
+    fast, slow = ["dtree hist", "LightGBM"], ["dtree exact", "scikit-learn"]
+    times = dict(zip(fast, alternate([lambda m=models[k]: m.fit(X, y) for k in fast], repeat)))
+    # the exact fits take minutes on a busy machine: timed once
+    times.update(zip(slow, alternate([lambda m=models[k]: m.fit(X, y) for k in slow], 1)))
+    accuracy = {name: float(np.mean(m.predict(X_test) == y_test)) for name, m in models.items()}
+    with tempfile.TemporaryDirectory() as tmp:
+        x_path, y_path = Path(tmp) / "X.npy", Path(tmp) / "y.npy"
+        np.save(x_path, X)
+        np.save(y_path, y)
+        memory = {name: peak_memory_mb(name, x_path, y_path) for name in models}
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[0]
+    lgb_time = times["LightGBM"]
+    print(f"\n| 1M × 10, max_depth=8 (load average {load}) | fit | ratio to LightGBM "
+          "| test accuracy | peak memory |")
+    print("|---|---:|---:|---:|---:|")
+    for name in models:
+        print(f"| {name} | {times[name] * 1000:.0f} ms | {times[name] / lgb_time:.2f} "
+              f"| {accuracy[name]:.4f} | {memory[name]:.0f} MB |")
+    gap = 100 * (accuracy["dtree exact"] - accuracy["dtree hist"])
+    print(f"\nhist/LightGBM: {times['dtree hist'] / lgb_time:.2f} (target ≤ 1.00); "
+          f"hist/exact: {times['dtree hist'] / times['dtree exact']:.2f}; "
+          f"hist/scikit-learn: {times['dtree hist'] / times['scikit-learn']:.2f}; "
+          f"accuracy exact − hist: {gap:+.2f} points (target ≤ 0.5)")
 
 
 if __name__ == "__main__":

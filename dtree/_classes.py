@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from . import _encode, _grow, _j48
+from . import _encode, _grow, _hist, _j48
 from ._base import (BaseEstimator, as_float32_matrix, as_sample_weight, as_table,
                     as_target, check_n_features, check_shape, unique_inverse)
 from ._criteria import CLASSIFICATION, REGRESSION, make_criterion
@@ -14,6 +14,9 @@ from ._steps import Steps, candidate_frame, split_children
 from ._tree import NUMERIC, TREE_UNDEFINED, Tree, preorder
 
 GROWTH_ORDERS = ("depth_first", "best_first", "breadth_first")
+SPLITTERS = ("best", "random", "hist")
+#: splitter="hist" keeps bin codes in uint16 at most
+MAX_BINS = 65535
 MISSING_RULES = ("cart", "c4.5", "error")
 
 #: What each ``algorithm`` preset sets (classifier).  ``None`` leaves the
@@ -71,8 +74,11 @@ class BaseDecisionTree(BaseEstimator):
         return out
 
     def _resolve_params(self, n_samples, n_features, weight_sum, has_weights):
-        if self.splitter not in ("best", "random"):
-            raise _param_error(self, "splitter", "'best' or 'random'")
+        if self.splitter not in SPLITTERS:
+            raise _param_error(self, "splitter", "'best', 'random' or 'hist'")
+        mb = self.max_bins
+        if not (_is_int(mb) and 2 <= mb <= MAX_BINS):
+            raise _param_error(self, "max_bins", f"an int in the range [2, {MAX_BINS}]")
         if self.max_depth is not None and not (_is_int(self.max_depth) and self.max_depth >= 1):
             raise _param_error(self, "max_depth", "an int in the range [1, inf) or None")
         max_depth = _MAX_DEPTH if self.max_depth is None else int(self.max_depth)
@@ -206,6 +212,8 @@ class BaseDecisionTree(BaseEstimator):
             raise ValueError(
                 "Multiway splits of a categorical feature with missing values need "
                 "missing='c4.5'.")
+        if self.splitter == "hist":
+            self._check_hist(setup)
         self.n_features_in_ = n_features
         if feature_names is None and hasattr(self, "feature_names_in_"):
             del self.feature_names_in_
@@ -219,7 +227,10 @@ class BaseDecisionTree(BaseEstimator):
         self.missing_ = setup["missing"]
 
         keep = w > 0  # zero-weight rows are not samples of any node
-        Xk, yk, wk = Xf[keep], y[keep], w[keep]
+        if keep.all():  # (no copies of a large table)
+            Xk, yk, wk = Xf, y, w
+        else:
+            Xk, yk, wk = Xf[keep], y[keep], w[keep]
         crit = make_criterion(setup["criterion"], getattr(self, "n_classes_", 0),
                               classification=self._is_classifier)
         stats = self._sample_stats(yk, wk)
@@ -234,6 +245,17 @@ class BaseDecisionTree(BaseEstimator):
             multiway=setup["multiway"], missing=setup["missing"],
             average_gain=setup["average_gain"],
             quinlan=setup["multiway"] or setup["missing"] == "c4.5")
+        if self.splitter == "hist":
+            binned = _hist.bin_features(prob.X, is_cat, prob.n_categories, self.max_bins)
+            prob.hist = _hist.HistGrower(binned, prob)
+            self.bin_lower_ = [None if is_cat[j] else _used_bins(binned.lower[j])
+                               for j in range(n_features)]
+            self.bin_upper_ = [None if is_cat[j] else _used_bins(binned.upper[j])
+                               for j in range(n_features)]
+        else:
+            for name in ("bin_lower_", "bin_upper_"):
+                if hasattr(self, name):
+                    delattr(self, name)
         if crit.needs_samples:
             root_impurity = _grow.mean_absolute_deviation(yk, wk)
         else:
@@ -262,6 +284,21 @@ class BaseDecisionTree(BaseEstimator):
             self.unpruned_tree_ = self.tree_
             self.tree_ = ccp_prune(self.tree_, float(self.ccp_alpha))
         return self
+
+    def _check_hist(self, setup):
+        """splitter="hist" grows binary CART splits from sums of statistics."""
+        why = None
+        if setup["j48"]:
+            why = "algorithm='j48' grows Weka's own tree"
+        elif setup["multiway"]:
+            why = "multiway splits are not binned"
+        elif setup["missing"] == "c4.5":
+            why = "missing='c4.5' splits rows into fractions"
+        elif setup["criterion"] == "absolute_error":
+            why = "criterion='absolute_error' cannot be computed from bin sums"
+        if why:
+            raise ValueError(f"splitter='hist' cannot be used here: {why}. "
+                             "Use splitter='best'.")
 
     def _encode_X(self, X, is_cat, categories):
         dtype = getattr(self, "_x_dtype", np.float32)
@@ -439,6 +476,11 @@ class BaseDecisionTree(BaseEstimator):
         return feature_importances(self.tree_, self.n_features_in_)
 
 
+def _used_bins(bounds):
+    """One feature's per-bin bounds, without the bins no training row has."""
+    return bounds[~np.isnan(bounds)].astype(np.float64)
+
+
 def feature_importances(tree, n_features):
     """Normalised total weighted impurity decrease per feature:
     sum over a feature's splits of W_t I_t - sum_children W_c I_c, over W_root."""
@@ -473,6 +515,20 @@ class DecisionTreeClassifier(BaseDecisionTree):
     record_candidates : bool
         Keep every searched node's per-feature candidate table for
         ``steps_[i].candidates`` (it costs little; off saves memory).
+    splitter : {"best", "random", "hist"}
+        ``"hist"`` bins every feature once into at most ``max_bins`` bins
+        (quantiles; one bin per value when there are few values; categories
+        and missing values get bins of their own) and searches the bin edges
+        with per-node histograms: fast on large tables.  Its thresholds are
+        real values halfway between bins, so ``predict`` on raw data agrees
+        with the binned training; with at least as many bins as distinct
+        values it grows the exact (``"best"``) tree.  Binary CART splits only
+        (not with multiway splits, ``missing="c4.5"``, ID3/C4.5/J48 presets or
+        absolute error).  See ``dtree/_hist.py``.
+    max_bins : int, default 255
+        Bins per feature for ``splitter="hist"`` (2 to 65535).  Fitted
+        attributes ``bin_lower_``/``bin_upper_`` hold each numeric feature's
+        smallest and largest training value per bin.
     """
 
     _criteria = CLASSIFICATION
@@ -483,7 +539,8 @@ class DecisionTreeClassifier(BaseDecisionTree):
                  max_features=None, random_state=None, max_leaf_nodes=None,
                  min_impurity_decrease=0.0, class_weight=None, ccp_alpha=0.0,
                  algorithm=None, categorical_features="auto", multiway=False, missing="cart",
-                 average_gain=False, growth=None, record_candidates=True, min_objects=2):
+                 average_gain=False, growth=None, record_candidates=True, min_objects=2,
+                 max_bins=255):
         self.criterion = criterion
         self.splitter = splitter
         self.max_depth = max_depth
@@ -503,6 +560,7 @@ class DecisionTreeClassifier(BaseDecisionTree):
         self.average_gain = average_gain
         self.growth = growth
         self.record_candidates = record_candidates
+        self.max_bins = max_bins
         self.min_objects = min_objects
 
     def __sklearn_tags__(self):
@@ -601,8 +659,9 @@ class DecisionTreeClassifier(BaseDecisionTree):
 class DecisionTreeRegressor(BaseDecisionTree):
     """A decision tree regressor whose growth can be replayed step by step.
 
-    Parameters follow scikit-learn's ``DecisionTreeRegressor``, plus ``growth``
-    and ``record_candidates`` as in :class:`DecisionTreeClassifier`.
+    Parameters follow scikit-learn's ``DecisionTreeRegressor``, plus ``growth``,
+    ``record_candidates``, ``splitter="hist"`` and ``max_bins`` as in
+    :class:`DecisionTreeClassifier`.
     ``"friedman_mse"`` behaves exactly like ``"squared_error"``, as in
     scikit-learn 1.9.
     """
@@ -615,7 +674,7 @@ class DecisionTreeRegressor(BaseDecisionTree):
                  max_features=None, random_state=None, max_leaf_nodes=None,
                  min_impurity_decrease=0.0, ccp_alpha=0.0, algorithm=None,
                  categorical_features="auto", multiway=False, missing="cart", growth=None,
-                 record_candidates=True):
+                 record_candidates=True, max_bins=255):
         self.criterion = criterion
         self.splitter = splitter
         self.max_depth = max_depth
@@ -633,6 +692,7 @@ class DecisionTreeRegressor(BaseDecisionTree):
         self.missing = missing
         self.growth = growth
         self.record_candidates = record_candidates
+        self.max_bins = max_bins
 
     average_gain = False  # C4.5's average-gain rule is for gain ratio (classification)
 

@@ -96,6 +96,11 @@ class Problem:
         self.min_weight_leaf = min_weight_leaf
         self.max_features = max_features
         self.random_splitter = splitter == "random"
+        #: splitter="hist": the binned features and node histograms (dtree._hist)
+        self.hist = None
+        #: splitter="hist" on small nodes: X holds bin codes, and these are
+        #: each bin's (lower, upper) training values, shape (F, bins) each
+        self.bin_bounds = None
         self.min_impurity_decrease = min_impurity_decrease
         self.weight_total = weight_total
         self.rng = rng
@@ -409,7 +414,7 @@ def _sad_left_right(prob, p, starts, sizes):
 # the search
 # --------------------------------------------------------------------------
 
-def _allowed_features(prob, constant):
+def _allowed_features(prob, constant, draws=None):
     """Which features each node evaluates, shape (F, S).
 
     Mirrors scikit-learn's sampling without replacement: features are visited
@@ -420,7 +425,9 @@ def _allowed_features(prob, constant):
     k = prob.max_features
     if k >= F:
         return np.ones((F, S), dtype=bool)
-    order = np.argsort(prob.rng.random((S, F)), axis=1)  # visiting order per node
+    if draws is None:
+        draws = prob.rng.random((S, F))
+    order = np.argsort(draws, axis=1)  # visiting order per node
     nonconst = ~constant.T[np.arange(S)[:, None], order]  # (S, F) in visit order
     first_nonconst = np.where(nonconst.any(axis=1), nonconst.argmax(axis=1), F - 1)
     n_visit = np.maximum(k, first_nonconst + 1)
@@ -463,6 +470,8 @@ class _Batch:
 
 def search(prob, nodes, P, starts, sizes, ids, record):
     """Find the best split of every node in the batch and store it in ``nodes``."""
+    if prob.hist is not None:  # splitter="hist": dtree/_hist.py
+        return prob.hist.search(prob, nodes, P, starts, sizes, ids, record)
     X = prob.X
     F = prob.n_features
     b = _Batch(prob, nodes, P, starts, sizes, ids)
@@ -475,10 +484,27 @@ def search(prob, nodes, P, starts, sizes, ids, record):
     last_known = np.maximum(starts + n_known - 1, starts)
     x_lo = X[frange, P[:, starts]]  # (F, S) node minimum of each feature
     x_hi = X[frange, np.take_along_axis(P, last_known, axis=1)]
+    if prob.bin_bounds is not None:  # X holds bin codes: their smallest/largest values
+        lower, upper = prob.bin_bounds
+        x_lo = lower[frange, np.nan_to_num(x_lo).astype(np.intp)]
+        x_hi = upper[frange, np.nan_to_num(x_hi).astype(np.intp)]
     constant = (n_known == 0) | ((x_hi <= x_lo + FEATURE_THRESHOLD)
                                  & ((n_known == sizes) | prob.c45_missing))
     allowed = _allowed_features(prob, constant)
 
+    cb = new_candidate_block(prob, allowed, b.n_node, 1.0 - n_known / sizes)
+
+    _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi)
+    for f in prob.categorical_features:
+        if allowed[f].any():
+            _search_categorical(prob, b, cb, f, allowed[f])
+
+    choose(prob, nodes, ids, cb, b.w_node, record)
+
+
+def new_candidate_block(prob, allowed, n_node, missing_fraction):
+    """An empty CandidateBlock for a batch of S nodes (``allowed``: (F, S))."""
+    F, S = allowed.shape
     cb = CandidateBlock()
     cb.evaluated = allowed
     cb.kind = np.where(prob.categorical, MULTIWAY if prob.multiway else SUBSET,
@@ -493,16 +519,18 @@ def search(prob, nodes, P, starts, sizes, ids, record):
     cb.impurity_left = np.full((F, S), np.nan)
     cb.impurity_right = np.full((F, S), np.nan)
     cb.missing_child = np.full((F, S), -1, dtype=np.intp)
-    cb.missing_fraction = 1.0 - n_known / sizes
+    cb.missing_fraction = missing_fraction
     cb.categorical = {}
-    cb.n_node = b.n_node
+    cb.n_node = n_node
+    return cb
 
-    _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi)
-    for f in prob.categorical_features:
-        if allowed[f].any():
-            _search_categorical(prob, b, cb, f, allowed[f])
 
-    cb.improvement = b.w_node[None, :] / prob.weight_total * cb.gain
+def choose(prob, nodes, ids, cb, w_node, record):
+    """Pick each node's best feature from its candidate block and store the
+    split (or the reason there is none) in ``nodes``."""
+    allowed = cb.evaluated
+    S = len(ids)
+    cb.improvement = w_node[None, :] / prob.weight_total * cb.gain
     found = allowed & ~np.isnan(cb.gain)
     score = np.where(found, cb.gain, -np.inf)
     cb.eligible = found.copy()
@@ -604,7 +632,14 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
             between = np.repeat(allowed[fs], sizes, axis=1)
             if not late_size:
                 between &= ok_size
-        between[:, :-1] &= x[:, 1:] > x[:, :-1] + FEATURE_THRESHOLD
+        if prob.bin_bounds is None:
+            between[:, :-1] &= x[:, 1:] > x[:, :-1] + FEATURE_THRESHOLD
+        else:  # bin codes: the next bin's smallest value against this bin's largest
+            lower, upper = prob.bin_bounds
+            code = np.nan_to_num(x).astype(np.intp)
+            between[:, :-1] &= ((lower[fs[:, None], code[:, 1:]]
+                                 > upper[fs[:, None], code[:, :-1]] + FEATURE_THRESHOLD)
+                                & ~np.isnan(x[:, 1:]))
         between[:, -1] = False
         valid = between & ok_size if (missing_here and not fractional) else between
         if missing_here:
@@ -621,7 +656,11 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
             draw = np.where(draw >= hi, lo, draw)
             n_le = np.add.reduceat((x <= draw[:, seg]).astype(np.intp), starts, axis=1)
             valid &= ar == (starts + n_le - 1)[:, seg]
-        if not valid.any():
+        # (the second pass, missing values left, may be valid where no
+        # threshold of the first pass is: "known values left" too small)
+        second_pass = (missing_here and not prob.c45_missing and not prob.random_splitter
+                       and bool((between & np.repeat(n_miss > 0, sizes, axis=1)).any()))
+        if not valid.any() and not second_pass:
             continue
         left = prob.cumulative(p, starts, sizes, b.stats_node, b.n_left_all)  # (d, c, m)
         rows = np.arange(len(fs))[:, None]
@@ -717,6 +756,10 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
         else:
             lo_v = x[ci, q].astype(np.float64)
             hi_v = x[ci, np.minimum(q + 1, m - 1)].astype(np.float64)
+            if prob.bin_bounds is not None:  # halfway between the two bins
+                lower, upper = prob.bin_bounds
+                lo_v = upper[f, np.nan_to_num(lo_v).astype(np.intp)].astype(np.float64)
+                hi_v = lower[f, np.nan_to_num(hi_v).astype(np.intp)].astype(np.float64)
             thr = lo_v / 2.0 + hi_v / 2.0
             thr = np.where((thr == hi_v) | np.isinf(thr), lo_v, thr)
             if missing_here:
@@ -999,6 +1042,10 @@ def route(prob, nodes, P, starts, sizes, ids, split):
     of the batch and return the children's statistics, summed directly over
     each child's own samples (so a pure child's impurity is exactly zero, as
     in scikit-learn)."""
+    if prob.hist is not None:
+        kids = prob.hist.router.route(prob, nodes, P, starts, sizes, ids, split)
+        if kids is not None:
+            return kids
     seg = np.repeat(np.arange(len(ids)), sizes)
     moving = split[seg]
     p0 = P[0][moving]
@@ -1035,6 +1082,8 @@ def partition(prob, P, starts, sizes, split, kids, keep):
     ``keep == False`` (already leaves) are dropped.  Returns the children's
     ``P`` and each child's size in it (0 if dropped)."""
     out_sizes = np.where(keep, kids.counts, 0)
+    if prob.hist is not None and prob.hist.router.parts is not None:
+        return prob.hist.router.partition(keep), out_sizes
     P_out = np.empty((P.shape[0], int(out_sizes.sum())), dtype=P.dtype)
     if P_out.shape[1] == 0:
         return P_out, out_sizes
@@ -1114,6 +1163,8 @@ def create_children(prob, nodes, parents, kids):
     nodes.share[ids] = kids.share
     reason = presearch_reason(prob, ids, nodes)
     nodes.reason[ids] = reason
+    if prob.hist is not None:
+        prob.hist.children_created(parents, kids.n_kids, reason == 0)
     return ids, reason == 0
 
 
@@ -1126,7 +1177,10 @@ def _root(prob, nodes, root_impurity):
     ids = nodes.add(parent=np.array([-1]), depth=np.array([0]), n=np.array([n]),
                     stats=prob.stats.sum(axis=1)[None, :],
                     impurity=np.array([root_impurity]))
-    P = np.argsort(prob.X, axis=1)  # NaN sorts last; ties in any fixed order
+    if prob.hist is not None:  # histograms need the rows grouped by node, not sorted
+        P = np.arange(n)[None, :]
+    else:
+        P = np.argsort(prob.X, axis=1)  # NaN sorts last; ties in any fixed order
     reason = presearch_reason(prob, ids, nodes)
     nodes.reason[ids] = reason
     return ids, P, reason[0] == 0

@@ -9,8 +9,9 @@ import streamlit as st
 
 from dtree.views import explain, viz
 from pages.shared import (chosen_parameters, criterion_name, current_setup, current_table,
-                          fitted, growth_name, keys_legend, lang, md, prepared, presenting,
-                          require_frame, said, sidebar_controls, step_dot, table_title, tr)
+                          fitted, growth_name, hist_notice, keys_legend, lang, md, prepared,
+                          presenting, require_frame, said, sidebar_controls, step_dot,
+                          table_title, tr)
 from pages.shared import shown_step as link_step, step_button
 from pages import imported
 from pages.memory import arrow
@@ -66,6 +67,8 @@ heading = (f"{md(table_title(table))} · {preset} · {criterion_name(fit.criteri
               if len(prep.y_train) or opened is None else
               tr("no training data", "没有训练数据")))
 heading_short = f"{md(table_title(table))} · {preset} · {criterion_name(fit.criterion)}"
+if opened is None:
+    hist_notice(table, params)
 if not presenting():  # (presenter mode: the bar carries a short title)
     st.markdown(f"### {heading}")
 
@@ -574,10 +577,13 @@ def gain_chart(s, nid):
     missing = int((~known).sum())
     if not model.is_categorical_[choice]:
         x = values.to_numpy(dtype=float)[known]
+        bins = getattr(model, "bin_upper_", None)  # splitter="hist": the bin edges
         curve = explain.threshold_curve(x, codes[known], crit, n_classes,
                                         sample_weight=weights[known],
                                         min_samples_leaf=model.min_samples_leaf
-                                        if isinstance(model.min_samples_leaf, int) else 1)
+                                        if isinstance(model.min_samples_leaf, int) else 1,
+                                        bins=None if bins is None else
+                                        (model.bin_lower_[choice], bins[choice]))
         if curve.empty:
             st.info(tr("This feature has a single value at this node: no threshold "
                        "splits it.", "该特征在此结点只有一个取值：没有阈值能划分它。"))

@@ -286,6 +286,29 @@ DEFAULTS = {"splitter": "best", "growth": "depth_first", "max_depth": 5,
             "min_samples_split": 2, "min_samples_leaf": 1, "max_leaf_nodes": None,
             "min_impurity_decrease": 0.0, "random_state": 0}
 NAMES = {**CLASSIFICATION_CRITERIA, **REGRESSION_CRITERIA}
+#: Tables with more rows than this start on the histogram splitter.
+HIST_ROWS = 200_000
+
+
+def default_splitter(table: Loaded) -> str:
+    return "hist" if len(table.frame) > HIST_ROWS else "best"
+
+
+def _start_splitter(state) -> None:
+    """Each table starts on its default splitter (hist above HIST_ROWS rows);
+    what the user then chooses stays until another table is opened.  A
+    splitter given in the link of the first run is kept."""
+    table = current_table()
+    before = state.get("splitter_table")
+    if before != table.key:
+        state["splitter_table"] = table.key
+        if before is not None or "splitter" not in state:
+            state["splitter"] = default_splitter(table)
+
+
+def hist_applies(preset: str, criterion: str) -> bool:
+    """splitter="hist" grows binary CART trees from sums (not absolute_error)."""
+    return preset == "CART" and criterion != "absolute_error"
 
 
 def chosen_parameters(task):
@@ -296,10 +319,27 @@ def chosen_parameters(task):
     options = criteria_for(task, preset)
     if state.get("criterion") not in options:
         state["criterion"] = options[0]
+    _start_splitter(state)
     params = {k: state.get(k, v) for k, v in DEFAULTS.items()}
     params = {k: (int(v) if isinstance(v, float) and k != "min_impurity_decrease" else v)
               for k, v in params.items()}
+    if params["splitter"] == "hist" and not hist_applies(preset, state["criterion"]):
+        params["splitter"] = "best"  # (the sidebar says so)
     return preset, state["criterion"], params
+
+
+def hist_notice(table: Loaded, params: dict) -> None:
+    """Say that a large table is grown with the histogram splitter, and how to switch."""
+    if params.get("splitter") != "hist" or len(table.frame) <= HIST_ROWS:
+        return
+    rows = len(table.frame)
+    st.info(tr(f"This table has {rows:,} rows, so the tree is grown with the histogram "
+               "splitter (splitter = hist): each feature is binned once into at most 255 "
+               "bins, and thresholds fall between bins. Choose splitter = best in the "
+               "sidebar to try every threshold (slower).",
+               f"该表有 {rows:,} 行，因此用直方图划分方式（splitter = hist）生长决策树：每个特征"
+               "预先分成至多 255 个箱，阈值落在箱与箱之间。在侧边栏选择 splitter = best 可尝试"
+               "每一个阈值（较慢）。"), icon=":material/speed:")
 
 
 def criterion_name(criterion: str) -> str:
@@ -339,12 +379,20 @@ def sidebar_controls(task, preset):
                      format_func={c: criterion_name(c) for c in criteria}.get,
                      persist_state="session")
         splitters = {"best": tr("best", "best（最佳阈值）"),
-                     "random": tr("random", "random（随机阈值）")}
+                     "random": tr("random", "random（随机阈值）"),
+                     "hist": tr("hist", "hist（直方图）")}
         st.selectbox(tr("Splitter", "划分方式"), list(splitters), key="splitter",
                      persist_state="session", format_func=splitters.get,
                      help=tr("best: every threshold is tried; random: one random threshold "
-                             "per feature.",
-                             "best：尝试每一个阈值；random：每个特征只随机取一个阈值。"))
+                             "per feature; hist: features binned once into at most 255 bins, "
+                             "thresholds between bins (fast on large tables).",
+                             "best：尝试每一个阈值；random：每个特征只随机取一个阈值；"
+                             "hist：每个特征预先分成至多 255 个箱，阈值落在箱与箱之间"
+                             "（大表上很快）。"))
+        if st.session_state.get("splitter") == "hist" and not hist_applies(
+                preset, st.session_state.get("criterion")):
+            st.caption(tr("hist grows CART trees (not with absolute error): this tree uses "
+                          "best.", "hist 只用于 CART 树（不含绝对误差准则）：这棵树使用 best。"))
         st.selectbox(tr("Growth order", "生长顺序"), list(GROWTH), key="growth",
                      format_func={g: growth_name(g) for g in GROWTH}.get,
                      persist_state="session",
@@ -678,7 +726,7 @@ URL_STATE = {
     # the tree's parameters (Grow page's sidebar; ranges as its widgets')
     "preset": _one_of(*PRESETS),
     "criterion": _one_of(*CLASSIFICATION_CRITERIA, *REGRESSION_CRITERIA),
-    "splitter": _one_of("best", "random"), "growth": _one_of(*GROWTH),
+    "splitter": _one_of("best", "random", "hist"), "growth": _one_of(*GROWTH),
     "max_depth": _number(int, 1, 64, none=True),
     "min_samples_split": _number(int, 2, 10_000),
     "min_samples_leaf": _number(int, 1, 10_000),

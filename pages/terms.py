@@ -282,6 +282,15 @@ MESSAGES_ZH = [
      "目标列 {name} 中有不属于决策树类别（classes_）的取值。"),
     (r"The target column (?P<name>.*) is not numeric, but the tree is a regressor\.",
      "目标列 {name} 不是数值，而这棵决策树是回归树。"),
+    # dtree: splitter="hist" refuses what it cannot bin
+    (r"splitter='hist' cannot be used here: (?P<why>.*)\. Use splitter='best'\.",
+     lambda m: "这里不能使用 splitter='hist'：{}。请使用 splitter='best'。".format({
+         "algorithm='j48' grows Weka's own tree": "algorithm='j48' 生长的是 Weka 自己的决策树",
+         "multiway splits are not binned": "多路划分不做分箱",
+         "missing='c4.5' splits rows into fractions": "missing='c4.5' 会把样本按比例拆分",
+         "criterion='absolute_error' cannot be computed from bin sums":
+             "criterion='absolute_error' 无法由各箱的统计量之和算出",
+     }.get(m["why"], m["why"]))),
 ]
 _MESSAGES = [(re.compile(pattern, re.S), zh_text) for pattern, zh_text in MESSAGES_ZH]
 

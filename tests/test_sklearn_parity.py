@@ -195,3 +195,16 @@ def test_random_splitter_thresholds_within_node_range(criterion):
         xs = X[path[:, node], est.tree_.feature[node]]
         assert xs.min() <= est.tree_.threshold[node] < xs.max()
     assert est.score(X, y) == 1.0
+
+
+def test_missing_values_sent_left_can_be_the_only_valid_split():
+    """With min_samples_leaf, a split may be valid only with the missing
+    values on the left (the known values alone are too few): scikit-learn
+    takes it, and so does dtree (found by the hist splitter's property test)."""
+    x = np.array([-3.0] * 14 + [-4.0] * 8 + [np.nan] * 7, dtype=np.float32)[:, None]
+    y = np.array([0] * 12 + [1, 1] + [0] * 8 + [0] * 6 + [1])
+    ours = DecisionTreeClassifier(min_samples_leaf=9, max_depth=1).fit(x, y)
+    theirs = SkClassifier(min_samples_leaf=9, max_depth=1).fit(x, y)
+    assert ours.tree_.node_count == theirs.tree_.node_count == 3
+    assert ours.tree_.threshold[0] == theirs.tree_.threshold[0]
+    assert list(ours.tree_.n_node_samples) == list(theirs.tree_.n_node_samples)

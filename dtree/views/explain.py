@@ -290,21 +290,33 @@ def _sample_stats(y, w, criterion, n_classes):
 
 
 def threshold_curve(x, y, criterion, n_classes=0, sample_weight=None,
-                    min_samples_leaf=1) -> pd.DataFrame:
+                    min_samples_leaf=1, bins=None) -> pd.DataFrame:
     """The gain of every threshold of one numeric feature at one node.
 
     ``x``: the feature's values on the node's samples; ``y``: class codes
     (``n_classes`` > 0) or the numeric target.  Thresholds are midpoints
-    between consecutive distinct values, as the engine places them.  Columns:
-    threshold, gain, n_left, n_right, impurity_left, impurity_right,
-    gain_ratio, allowed (the children respect ``min_samples_leaf``).
+    between consecutive distinct values, as the engine places them.  For a
+    tree grown with ``splitter="hist"``, ``bins`` is the feature's
+    ``(bin_lower_[f], bin_upper_[f])``: the candidates are then the bin edges
+    present in the node, each halfway between the largest value of one bin
+    and the smallest value of the next.  Columns: threshold, gain, n_left,
+    n_right, impurity_left, impurity_right, gain_ratio, allowed (the
+    children respect ``min_samples_leaf``).
     """
     x = np.asarray(x, dtype=np.float32)
     w = np.ones(len(x)) if sample_weight is None else np.asarray(sample_weight, float)
     order = np.argsort(x, kind="stable")
     xs, ws = x[order], w[order]
     ys = np.asarray(y)[order]
-    cut = np.flatnonzero(xs[1:] > xs[:-1] + FEATURE_THRESHOLD)  # left = [0..cut]
+    if bins is None:
+        cut = np.flatnonzero(xs[1:] > xs[:-1] + FEATURE_THRESHOLD)  # left = [0..cut]
+        below, above = xs, xs  # the values each side of a cut
+    else:
+        lower, upper = (np.asarray(b, dtype=np.float32) for b in bins)
+        code = np.minimum(np.searchsorted(upper, xs, side="left"), len(upper) - 1)
+        below, above = upper[code], lower[code]
+        cut = np.flatnonzero((code[1:] > code[:-1])
+                             & (above[1:] > below[:-1] + FEATURE_THRESHOLD))
     columns = ["threshold", "gain", "n_left", "n_right", "impurity_left",
                "impurity_right", "gain_ratio", "allowed"]
     if not len(cut):
@@ -329,7 +341,7 @@ def threshold_curve(x, y, criterion, n_classes=0, sample_weight=None,
             il = crit.impurity(left)
             ir = crit.impurity(total - left)
     gain = imp - wl / W * il - wr / W * ir
-    a, b = xs[cut].astype(np.float64), xs[cut + 1].astype(np.float64)
+    a, b = below[cut].astype(np.float64), above[cut + 1].astype(np.float64)
     thr = a / 2.0 + b / 2.0
     thr = np.where((thr == b) | np.isinf(thr), a, thr)
     n_left = cut + 1

@@ -1,0 +1,71 @@
+"""A large upload starts on the histogram splitter, says so, and can switch."""
+
+import numpy as np
+import pandas as pd
+
+from pages.shared import HIST_ROWS
+from tests.test_app_pages import DATA, GROW, assert_clean, start, upload
+
+
+def big_csv(rows):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a": rng.standard_normal(rows).round(3),
+                          "b": rng.integers(0, 50, rows),
+                          "c": rng.random(rows).round(4)})
+    frame["label"] = np.where(frame["a"] + frame["b"] / 25 > 1, "yes", "no")
+    return frame.to_csv(index=False).encode()
+
+
+def infos(at):
+    return " ".join(i.value for i in at.info)
+
+
+def test_a_large_upload_defaults_to_hist_and_can_switch():
+    at = start(DATA)
+    upload(at, "big.csv", big_csv(HIST_ROWS + 5_000))
+    at.switch_page(GROW).run()
+    assert_clean(at)
+    assert at.selectbox(key="splitter").value == "hist"
+    assert "splitter = hist" in infos(at)
+    at.button(key="next").click().run()
+    at.session_state["gain_chart"] = True  # the gain curve over the bin edges
+    at.run()
+    assert_clean(at)
+    assert "curve_0" in {c.key for c in at.get("plotly_chart")}
+    # the user's choice
+    at.selectbox(key="splitter").set_value("best").run()
+    assert_clean(at)
+    assert "splitter = hist" not in infos(at)
+    at.button(key="next").click().run()
+    assert_clean(at)
+    assert at.selectbox(key="splitter").value == "best"
+    # a small table starts on best again
+    upload(at, "small.csv", big_csv(2_000))
+    at.switch_page(GROW).run()
+    assert at.selectbox(key="splitter").value == "best"
+
+
+def test_a_small_table_keeps_best_and_hist_can_be_chosen():
+    at = start()
+    assert at.selectbox(key="splitter").value == "best"
+    at.selectbox(key="splitter").set_value("hist").run()
+    assert_clean(at)
+    assert "splitter = hist" not in infos(at)  # (said only for large tables)
+    at.button(key="next").click().run()
+    assert_clean(at)
+
+
+def test_the_refusals_speak_chinese():
+    import pytest
+
+    from dtree import DecisionTreeClassifier, DecisionTreeRegressor
+    from pages.terms import message_zh
+
+    for est in (DecisionTreeClassifier(splitter="hist", algorithm="j48"),
+                DecisionTreeClassifier(splitter="hist", multiway=True),
+                DecisionTreeClassifier(splitter="hist", missing="c4.5"),
+                DecisionTreeRegressor(splitter="hist", criterion="absolute_error")):
+        with pytest.raises(ValueError) as info:
+            est.fit([[0.0], [1.0]], [0, 1])
+        text = message_zh(info.value)
+        assert text.startswith("这里不能使用 splitter='hist'") and "cannot" not in text, text
