@@ -261,7 +261,7 @@ def test_unknown_splitter_names_hist():
 
 
 def test_the_gain_curve_runs_over_the_bin_edges():
-    from dtree import explain
+    from dtree.views import explain
 
     rng = np.random.default_rng(6)
     X = rng.standard_normal((4_000, 2))
