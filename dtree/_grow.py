@@ -256,12 +256,15 @@ class CandidateBlock:
     ``categorical[(f, s)]`` holds, for categorical candidates, the branch map
     (category code -> child position, -1 if absent) and each child's size,
     weight and impurity.
+
+    J48's blocks (``dtree._j48``) also set ``j48``: a dict of (F, S) arrays
+    of J48's own numbers (see ``dtree._steps.J48_COLUMNS``); other blocks leave it unset.
     """
 
     __slots__ = ("evaluated", "kind", "threshold", "gain", "split_info", "n_left", "n_right",
                  "weight_left", "weight_right", "impurity_left", "impurity_right",
                  "improvement", "n_node", "missing_child", "missing_fraction",
-                 "categorical", "eligible")
+                 "categorical", "eligible", "j48")
 
 
 # --------------------------------------------------------------------------

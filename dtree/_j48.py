@@ -101,11 +101,17 @@ def first_better(values, start=0.0):
     return idx
 
 
+#: Why an attribute cannot split a node (its ``rejected``), "" when it can.
+MIN_OBJECTS = "fewer than 2 branches with >= min_objects rows"
+REJECTED = ("", MIN_OBJECTS, "no cut point", "MDL penalty >= gain", "gain ratio 0")
+
+
 class Candidate:
     """One attribute's best split of a node (C45Split), or why it has none."""
 
-    __slots__ = ("feature", "nominal", "valid", "gain", "raw_gain", "ratio", "split_info",
-                 "threshold", "cut", "n_cuts", "bags", "known_weight", "total")
+    __slots__ = ("feature", "nominal", "valid", "gain", "raw_gain", "penalty", "ratio",
+                 "split_info", "threshold", "cut", "n_cuts", "bags", "known_weight", "total",
+                 "min_split", "rejected")
 
     def __init__(self, feature, nominal):
         self.feature = feature
@@ -113,12 +119,15 @@ class Candidate:
         self.valid = False
         self.gain = self.ratio = self.split_info = 0.0
         self.raw_gain = np.nan
+        self.penalty = np.nan  # rule 5: log2(n_cuts) / W, numeric attributes only
         self.threshold = np.nan
         self.cut = np.nan
         self.n_cuts = 0
         self.bags = None
         self.known_weight = 0.0
         self.total = 0.0
+        self.min_split = np.nan  # the least weight each branch must get
+        self.rejected = ""  # why the attribute cannot split: one of REJECTED
 
 
 class J48Data:
@@ -155,7 +164,9 @@ class J48Data:
         cand.bags = bags
         cand.known_weight = float(bags.sum())
         cand.total = total
+        cand.min_split = self.M
         if np.sum(bags.sum(axis=1) >= self.M - SMALL) < 2:
+            cand.rejected = MIN_OBJECTS
             return cand
         cand.valid = True
         cand.gain = float(info_gain(bags, total))
@@ -180,8 +191,10 @@ class J48Data:
             min_split = self.M
         elif min_split - 25 > SMALL:
             min_split = 25.0
+        cand.min_split = min_split
         n_known = len(xs)
         if 2 * min_split - n_known > SMALL:
+            cand.rejected = MIN_OBJECTS
             return cand
         onehot = np.zeros((n_known, self.k))
         onehot[np.arange(n_known), cs] = ws
@@ -189,21 +202,27 @@ class J48Data:
         all_known = left[-1] if n_known else np.zeros(self.k)
         # a cut after sorted position i (before i + 1) where the values differ
         cut_at = np.flatnonzero(xs[:-1] + 1e-5 < xs[1:])
+        if not len(cut_at):
+            cand.rejected = "no cut point"
+            return cand
         lw = left[cut_at].sum(axis=1)
         rw = known_w - lw
         ok = (lw >= min_split - SMALL) & (rw >= min_split - SMALL)
         cut_at = cut_at[ok]
         cand.n_cuts = len(cut_at)
         if not len(cut_at):
+            cand.rejected = MIN_OBJECTS
             return cand
         bags = np.stack([left[cut_at], all_known[None, :] - left[cut_at]], axis=1)
         gains = info_gain(bags, total, old_ent=_old_ent(all_known))
         best = first_better(gains)
         raw = float(gains[best]) if best >= 0 else 0.0
-        gain = raw - math.log2(len(cut_at)) / total  # rule 5, the MDL penalty
+        cand.penalty = math.log2(len(cut_at)) / total  # rule 5, the MDL penalty
+        gain = raw - cand.penalty
         cand.raw_gain = raw
         if gain < SMALL:
             cand.gain = gain
+            cand.rejected = REJECTED[3]
             return cand
         i = int(cut_at[best])
         mid = (xs[i + 1] + xs[i]) / 2.0
@@ -302,6 +321,16 @@ class GrownNode:
         self.reason = reason
 
 
+def leaf_reason(cands):
+    """Why a searched node has no split: the minimum-objects rule when it is
+    what stopped every attribute that varies in the node."""
+    why = {c.rejected for c in cands}
+    if not any(c.valid for c in cands) and why <= {MIN_OBJECTS, "no cut point"} \
+            and MIN_OBJECTS in why:
+        return MIN_OBJECTS
+    return "no valid split"
+
+
 def grow(data, rows, weights):
     """The unpruned J48 tree (rules 1-8), collapsed (rule 9)."""
     root = GrownNode(rows, weights, data.class_dist(rows, weights))
@@ -310,14 +339,14 @@ def grow(data, rows, weights):
         node = stack.pop()
         total = node.total
         if total < 2 * data.M - SMALL:
-            node.reason = "fewer than 2 branches with >= min_objects rows"
+            node.reason = MIN_OBJECTS
             continue
         if abs(total - node.dist.max()) < SMALL:
             node.reason = "pure"
             continue
         best, node.cands, node.eligible = data.select(node.rows, node.weights)
         if best is None:
-            node.reason = "no valid split"
+            node.reason = leaf_reason(node.cands)
             continue
         node.split = best
         branches, node.share = data.route(best, node.rows, node.weights)
@@ -367,11 +396,28 @@ def _candidate_block(node, data, n_node):
     cb.n_node = np.array([n_node])
     cb.eligible = node.eligible[:, None].copy()
     total = node.total
+    extra = {name: np.full((F, 1), np.nan) for name in
+             ("gain_before_mdl", "mdl_penalty", "n_cuts", "split_info_unknown",
+              "min_branch_weight")}
+    extra["rejected"] = np.full((F, 1), "", dtype=object)
+    extra["children_known_weight"] = np.empty((F, 1), dtype=object)
+    cb.j48 = extra
     for c in node.cands:
         f = c.feature
         cb.missing_fraction[f, 0] = 1.0 - c.known_weight / total if total > 0 else 0.0
+        extra["rejected"][f, 0] = c.rejected
+        extra["min_branch_weight"][f, 0] = c.min_split
+        if not c.nominal and c.n_cuts:
+            extra["n_cuts"][f, 0] = c.n_cuts
+            extra["gain_before_mdl"][f, 0] = c.raw_gain
+            extra["mdl_penalty"][f, 0] = c.penalty
+        if c.bags is not None:
+            extra["children_known_weight"][f, 0] = tuple(float(v) for v in c.bags.sum(axis=1))
         if not c.valid:
             continue
+        unknown = total - c.known_weight
+        extra["split_info_unknown"][f, 0] = (
+            -unknown / total * math.log2(unknown / total) if unknown > SMALL else 0.0)
         cb.gain[f, 0] = c.gain
         cb.split_info[f, 0] = c.split_info
         per_bag = c.bags.sum(axis=1)
