@@ -1196,9 +1196,159 @@ def grow_nodes(prob, nodes, root_impurity, max_splits, record, growth):
 
 
 def grow_weighted(prob, nodes, root_impurity, max_splits, record, growth):
-    """C4.5's missing-value rule: node by node, each node searched on its own
-    copy of its rows, where a row with a missing value for a split feature
-    has gone down every branch with a share of its weight."""
+    """C4.5's missing-value rule: each node is searched on its own copy of its
+    rows, where a row with a missing value for a split feature has gone down
+    every branch with a share of its weight.
+
+    A node's split depends only on its own rows, so the whole tree is grown
+    level by level, every node of a level searched and routed in one batch
+    (:func:`_grow_weighted_levels`); the growth order (node ids, split
+    order, leaf budget) is then replayed on the grown nodes
+    (:func:`_replay`).  Random feature draws (``max_features``, the random
+    splitter) and absolute error keep the node-by-node growth, whose draws
+    follow the growth order.
+    """
+    if (prob.max_features < prob.n_features or prob.random_splitter
+            or prob.criterion.needs_samples):
+        return _grow_weighted_nodes(prob, nodes, root_impurity, max_splits, record, growth)
+    grown = Nodes(nodes.d)
+    _grow_weighted_levels(prob, grown, root_impurity, record)
+    return _replay(grown, nodes, max_splits, growth)
+
+
+def _grow_weighted_levels(prob, nodes, root_impurity, record):
+    """Every split of the C4.5 tree, level by level (breadth-first ids)."""
+    n = prob.n_samples
+    ids = nodes.add(parent=np.array([-1]), depth=np.array([0]), n=np.array([n]),
+                    stats=prob.stats.sum(axis=1)[None, :],
+                    impurity=np.array([root_impurity]))
+    reason = presearch_reason(prob, ids, nodes)
+    nodes.reason[ids] = reason
+    if reason[0]:
+        return
+    ids, samples, weights, sizes = ids, np.arange(n), prob.w.copy(), np.array([n])
+    while len(ids):
+        starts = np.cumsum(sizes) - sizes
+        sub = prob.subproblem(samples, weights)
+        # each node's rows sorted by each feature, exactly as a search of
+        # that node alone sorts them
+        P = np.empty(sub.X.shape, dtype=np.intp)
+        for a, m in zip(starts.tolist(), sizes.tolist()):
+            P[:, a:a + m] = np.argsort(sub.X[:, a:a + m], axis=1)
+            P[:, a:a + m] += a
+        search(sub, nodes, P, starts, sizes, ids, record)
+        split = nodes.has_split[ids]
+        if not split.any():
+            break
+        ids, samples, weights, sizes = _route_weighted(prob, nodes, ids, samples, weights,
+                                                       sizes, split)
+
+
+def _route_weighted(prob, nodes, ids, samples, weights, sizes, split):
+    """Create the children of the split nodes of a level; return the next
+    level: the searchable children, their rows and weights (the known rows
+    of each branch in order, then the rows with a missing value, each with
+    the branch's share of its weight) and their sizes."""
+    seg = np.repeat(np.arange(len(ids)), sizes)
+    moving = split[seg]
+    seg, samples, weights = seg[moving], samples[moving], weights[moving]
+    parents = ids[split]
+    where = np.full(len(ids), -1)
+    where[split] = np.arange(len(parents))
+    seg = where[seg]  # index among the split nodes
+    slot, known = branch_slots(prob, samples, nodes, parents[seg], resolve_missing=False)
+    n_kids = n_branches(nodes, parents)
+    offset = np.cumsum(n_kids) - n_kids
+    total = int(n_kids.sum())
+    known_w = np.bincount(offset[seg[known]] + slot[known], weights=weights[known],
+                          minlength=total)
+    parent_known = np.array([known_w[a:a + k].sum() for a, k in zip(offset, n_kids)])
+    share = known_w / np.repeat(parent_known, n_kids)
+    # the known rows go to their branch, the missing ones to every branch
+    miss = np.flatnonzero(~known)
+    reps = n_kids[seg[miss]]
+    rep = np.repeat(miss, reps)
+    within = np.arange(len(rep)) - np.repeat(np.cumsum(reps) - reps, reps)
+    rep_child = np.repeat(offset[seg[miss]], reps) + within
+    child = np.concatenate([offset[seg[known]] + slot[known], rep_child])
+    entry = np.concatenate([np.flatnonzero(known), rep])
+    w = np.concatenate([weights[known], weights[rep] * share[rep_child]])
+    by_child = np.argsort(child, kind="stable")
+    child, entry, w = child[by_child], entry[by_child], w[by_child]
+    positive = w > 0
+    child, entry, w = child[positive], entry[positive], w[positive]
+    rows = samples[entry]
+    counts = np.bincount(child, minlength=total)
+    bounds = np.cumsum(counts)
+    frac = w / prob.w[rows]
+    stats = np.zeros((total, prob.stats.shape[0]))
+    count = np.zeros(total)
+    for c, (a, b) in enumerate(zip((bounds - counts).tolist(), bounds.tolist())):
+        if b > a:  # (summed child by child, as the node-by-node growth sums them)
+            stats[c] = (prob.stats[:, rows[a:b]] * frac[a:b]).sum(axis=1)
+            count[c] = float(np.sum(frac[a:b]))
+    kids = Children(n_kids, counts, stats, share)
+    kids.count = count
+    children, searchable = create_children(prob, nodes, parents, kids)
+    keep = searchable & (counts > 0)
+    take = keep[child]
+    return children[keep], rows[take], w[take], counts[keep]
+
+
+def _replay(grown, nodes, max_splits, growth):
+    """Number the nodes of a fully grown tree as ``growth`` creates them
+    (children with consecutive ids when their parent is split) and return
+    the split order; with a leaf budget, the nodes split beyond it stay
+    leaves ("leaf budget") and their children are never created."""
+    names = list(Nodes._FIELDS) + ["stats", "share"]
+
+    def copy(tids, parent):
+        k = len(tids)
+        nodes._reserve(k)
+        ids = np.arange(nodes.size, nodes.size + k)
+        nodes.size += k
+        for name in names:
+            getattr(nodes, name)[ids] = getattr(grown, name)[tids]
+        nodes.parent[ids] = parent
+        nodes.first_child[ids] = -1
+        nodes.n_children[ids] = 0
+        for new, old in zip(ids.tolist(), tids.tolist()):
+            if old in grown.branch_of_code:
+                nodes.branch_of_code[new] = grown.branch_of_code[old]
+            if old in grown.candidates:
+                nodes.candidates[new] = grown.candidates[old]
+        return ids
+
+    copy(np.array([0]), -1)
+    temp = {0: 0}  # final id -> id in ``grown``
+    order = []
+    frontier = _Frontier(growth)
+    if grown.has_split[0]:
+        frontier.push(0, grown.improvement[0])
+    budget = np.inf if max_splits is None else max_splits
+    while frontier:
+        node = frontier.pop()
+        t = temp.pop(node)
+        if budget <= 0:
+            nodes.reason[node] = _R["leaf budget"]
+            continue
+        budget -= 1
+        order.append(node)
+        first, k = int(grown.first_child[t]), int(grown.n_children[t])
+        kids = copy(np.arange(first, first + k), node)
+        nodes.first_child[node], nodes.n_children[node] = kids[0], k
+        ready = [int(kid) for kid, tk in zip(kids, range(first, first + k))
+                 if grown.has_split[tk]]
+        for kid in ready:
+            temp[kid] = int(grown.first_child[t]) + (kid - int(kids[0]))
+        # a stack pops the last pushed: push in reverse so the first child is split first
+        for kid in (ready[::-1] if growth == "depth_first" else ready):
+            frontier.push(kid, nodes.improvement[kid])
+    return order
+
+
+def _grow_weighted_nodes(prob, nodes, root_impurity, max_splits, record, growth):
+    """:func:`grow_weighted` node by node, in the growth order."""
     ids, _, searchable = _root(prob, nodes, root_impurity)
     order = []
     if not searchable:
