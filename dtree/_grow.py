@@ -1227,21 +1227,41 @@ def _grow_weighted_levels(prob, nodes, root_impurity, record):
     if reason[0]:
         return
     ids, samples, weights, sizes = ids, np.arange(n), prob.w.copy(), np.array([n])
+    root_order = np.argsort(prob.X, axis=1, kind="stable")  # missing last
     while len(ids):
         starts = np.cumsum(sizes) - sizes
         sub = prob.subproblem(samples, weights)
-        # each node's rows sorted by each feature, exactly as a search of
-        # that node alone sorts them
-        P = np.empty(sub.X.shape, dtype=np.intp)
-        for a, m in zip(starts.tolist(), sizes.tolist()):
-            P[:, a:a + m] = np.argsort(sub.X[:, a:a + m], axis=1)
-            P[:, a:a + m] += a
+        P = _level_orders(root_order, samples, sizes)
         search(sub, nodes, P, starts, sizes, ids, record)
         split = nodes.has_split[ids]
         if not split.any():
             break
         ids, samples, weights, sizes = _route_weighted(prob, nodes, ids, samples, weights,
                                                        sizes, split)
+
+
+def _level_orders(root_order, samples, sizes):
+    """Each node's entries sorted by each feature (missing last, ties in row
+    order), shape (F, len(samples)), from the rows' order at the root: the
+    entries are listed in the rows' root order, then grouped by node with a
+    stable sort on small integers (a radix sort), so nothing is compared."""
+    n = root_order.shape[1]
+    total = len(samples)
+    by_row = np.argsort(samples, kind="stable")  # a row's entries, together
+    count = np.bincount(samples, minlength=n)
+    row_start = np.cumsum(count) - count
+    node_of = np.repeat(np.arange(len(sizes)), sizes)
+    node_of = node_of.astype(np.uint16 if len(sizes) < 1 << 16 else np.int64)
+    if total == n and np.array_equal(samples, np.arange(n)):  # the root
+        return root_order.copy()
+    P = np.empty((root_order.shape[0], total), dtype=np.intp)
+    for f, rows in enumerate(root_order):
+        c = count[rows]
+        first = np.repeat(row_start[rows], c)
+        within = np.arange(total) - np.repeat(np.cumsum(c) - c, c)
+        entries = by_row[first + within]  # in root order
+        P[f] = entries[np.argsort(node_of[entries], kind="stable")]
+    return P
 
 
 def _route_weighted(prob, nodes, ids, samples, weights, sizes, split):
@@ -1279,16 +1299,11 @@ def _route_weighted(prob, nodes, ids, samples, weights, sizes, split):
     child, entry, w = child[positive], entry[positive], w[positive]
     rows = samples[entry]
     counts = np.bincount(child, minlength=total)
-    bounds = np.cumsum(counts)
     frac = w / prob.w[rows]
-    stats = np.zeros((total, prob.stats.shape[0]))
-    count = np.zeros(total)
-    for c, (a, b) in enumerate(zip((bounds - counts).tolist(), bounds.tolist())):
-        if b > a:  # (summed child by child, as the node-by-node growth sums them)
-            stats[c] = (prob.stats[:, rows[a:b]] * frac[a:b]).sum(axis=1)
-            count[c] = float(np.sum(frac[a:b]))
+    stats = np.stack([np.bincount(child, weights=prob.stats[j][rows] * frac, minlength=total)
+                      for j in range(prob.stats.shape[0])], axis=1)
     kids = Children(n_kids, counts, stats, share)
-    kids.count = count
+    kids.count = np.bincount(child, weights=frac, minlength=total)
     children, searchable = create_children(prob, nodes, parents, kids)
     keep = searchable & (counts > 0)
     take = keep[child]
@@ -1300,50 +1315,45 @@ def _replay(grown, nodes, max_splits, growth):
     (children with consecutive ids when their parent is split) and return
     the split order; with a leaf budget, the nodes split beyond it stay
     leaves ("leaf budget") and their children are never created."""
-    names = list(Nodes._FIELDS) + ["stats", "share"]
-
-    def copy(tids, parent):
-        k = len(tids)
-        nodes._reserve(k)
-        ids = np.arange(nodes.size, nodes.size + k)
-        nodes.size += k
-        for name in names:
-            getattr(nodes, name)[ids] = getattr(grown, name)[tids]
-        nodes.parent[ids] = parent
-        nodes.first_child[ids] = -1
-        nodes.n_children[ids] = 0
-        for new, old in zip(ids.tolist(), tids.tolist()):
-            if old in grown.branch_of_code:
-                nodes.branch_of_code[new] = grown.branch_of_code[old]
-            if old in grown.candidates:
-                nodes.candidates[new] = grown.candidates[old]
-        return ids
-
-    copy(np.array([0]), -1)
-    temp = {0: 0}  # final id -> id in ``grown``
-    order = []
+    old_of = [0]  # final id -> id in ``grown``
+    order, over = [], []
     frontier = _Frontier(growth)
     if grown.has_split[0]:
         frontier.push(0, grown.improvement[0])
     budget = np.inf if max_splits is None else max_splits
+    first, n_kids, has_split = grown.first_child, grown.n_children, grown.has_split
     while frontier:
         node = frontier.pop()
-        t = temp.pop(node)
         if budget <= 0:
-            nodes.reason[node] = _R["leaf budget"]
+            over.append(node)
             continue
         budget -= 1
         order.append(node)
-        first, k = int(grown.first_child[t]), int(grown.n_children[t])
-        kids = copy(np.arange(first, first + k), node)
-        nodes.first_child[node], nodes.n_children[node] = kids[0], k
-        ready = [int(kid) for kid, tk in zip(kids, range(first, first + k))
-                 if grown.has_split[tk]]
-        for kid in ready:
-            temp[kid] = int(grown.first_child[t]) + (kid - int(kids[0]))
+        t0, k = int(first[old_of[node]]), int(n_kids[old_of[node]])
+        kid0 = len(old_of)
+        old_of.extend(range(t0, t0 + k))
+        ready = [kid0 + i for i in range(k) if has_split[t0 + i]]
         # a stack pops the last pushed: push in reverse so the first child is split first
         for kid in (ready[::-1] if growth == "depth_first" else ready):
-            frontier.push(kid, nodes.improvement[kid])
+            frontier.push(kid, grown.improvement[old_of[kid]])
+    old = np.array(old_of)
+    new_of = np.full(grown.size, -1)
+    new_of[old] = np.arange(len(old))
+    nodes._reserve(len(old))
+    nodes.size = len(old)
+    for name in list(Nodes._FIELDS) + ["stats", "share"]:
+        getattr(nodes, name)[:len(old)] = getattr(grown, name)[old]
+    nodes.parent[:len(old)] = np.where(old > 0, new_of[grown.parent[old]], -1)
+    split = np.zeros(len(old), dtype=bool)
+    split[order] = True
+    nodes.first_child[:len(old)] = np.where(split, new_of[np.maximum(grown.first_child[old], 0)],
+                                            -1)
+    nodes.n_children[:len(old)] = np.where(split, grown.n_children[old], 0)
+    nodes.reason[over] = _R["leaf budget"]
+    nodes.branch_of_code = {int(new_of[o]): v for o, v in grown.branch_of_code.items()
+                            if new_of[o] >= 0}
+    nodes.candidates = {int(new_of[o]): v for o, v in grown.candidates.items()
+                        if new_of[o] >= 0}
     return order
 
 
