@@ -491,6 +491,8 @@ MIN_OBJECTS = "fewer than 2 branches with >= min_objects rows"
 def j48_row(s):
     """The chosen row of a J48 step's candidate table (with J48's own
     columns), or None for the other algorithms."""
+    if getattr(model, "algorithm", None) != "j48":
+        return None
     cand = s.candidates
     if cand is None or "mdl_penalty" not in cand.columns:
         return None
