@@ -23,7 +23,13 @@ so this table takes the best of at most 3 runs.  It also gives the ratios of
 CPU time (``time.process_time``): on a shared, busy machine the wall-clock
 ratios mostly measure how the other work was scheduled.
 
-``--only fit``, ``--only pruning`` or ``--only missing`` runs one table.
+A fourth table (``--only criteria``) times the other criteria (absolute and
+squared error at unlimited depth), a multiway ID3 tree on string columns
+against scikit-learn on their one-hot encoding, and ``ccp_cross_validate``
+against the least scikit-learn work for the same answer.
+
+``--only fit``, ``--only pruning``, ``--only missing`` or ``--only criteria``
+runs one table.
 """
 
 import argparse
@@ -61,7 +67,7 @@ def best_of(fn, repeat):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--only", choices=["fit", "pruning", "missing"])
+    parser.add_argument("--only", choices=["fit", "pruning", "missing", "criteria"])
     args = parser.parse_args()
 
     print(f"Python {platform.python_version()}, NumPy {np.__version__}, "
@@ -72,6 +78,8 @@ def main():
         bench_pruning(args.repeat)
     if args.only in (None, "missing"):
         bench_missing(min(args.repeat, 3))
+    if args.only in (None, "criteria"):
+        bench_criteria(args.repeat)
 
 
 def three_class_data(n):
@@ -177,6 +185,63 @@ def bench_missing(repeat):
         print(f"\nLoad average (1, 5, 15 min) after this table: {load}")
     except OSError:
         pass
+
+
+def bench_criteria(repeat):
+    """Issue 15, item 3 and 4: the other criteria, multiway trees and
+    cross-validated pruning, each against scikit-learn in the same run."""
+    import pandas as pd
+    from sklearn.model_selection import KFold
+    from sklearn.tree import DecisionTreeRegressor as SkRegressor
+
+    from dtree import DecisionTreeRegressor
+    from dtree._pruning import ccp_cross_validate
+
+    print("\n| criterion, data | scikit-learn | dtree | ratio dtree/sklearn |")
+    print("|---|---:|---:|---:|")
+    rng = np.random.default_rng(0)
+    for label, crit, n in (("`absolute_error`, 20k × 10, unlimited depth", "absolute_error",
+                            20_000),
+                           ("`squared_error`, 200k × 10, unlimited depth", "squared_error",
+                            200_000)):
+        X = rng.normal(size=(n, 10)).astype(np.float32)
+        y = X[:, 0] * 3 + np.sin(2 * X[:, 1]) + rng.normal(size=n)
+        sk = SkRegressor(criterion=crit, random_state=0)
+        ours = DecisionTreeRegressor(criterion=crit)
+        slow = crit == "absolute_error"  # about a minute a fit: once
+        a, b = alternate([lambda: sk.fit(X, y), lambda: ours.fit(X, y)],
+                         1 if slow else min(repeat, 3))
+        print(f"| {label} | {a * 1000:.0f} ms | {b * 1000:.0f} ms | {b / a:.2f} |")
+
+    # multiway ID3 on a table of strings; scikit-learn needs one-hot columns
+    # (pandas.get_dummies, timed with it)
+    n = 200_000
+    table = pd.DataFrame({f"c{j}": rng.choice([f"v{k}" for k in range(2 + j % 5)], n)
+                          for j in range(10)})
+    y = ((table["c0"] == "v0") ^ (table["c3"] == "v1") | (table["c7"] == "v2")).to_numpy(int)
+    sk = SkTree(criterion="entropy", random_state=0)
+    ours = DecisionTreeClassifier(algorithm="id3")
+    a, b = alternate([lambda: sk.fit(pd.get_dummies(table), y), lambda: ours.fit(table, y)],
+                     min(repeat, 3))
+    print(f"| multiway `id3`, 200k × 10 string columns (scikit-learn: one-hot) "
+          f"| {a * 1000:.0f} ms | {b * 1000:.0f} ms | {b / a:.2f} |")
+
+    # ccp_cross_validate against the least scikit-learn work for the answer:
+    # grow and take the path on all rows and on each fold (scikit-learn cannot
+    # score a path's subtrees without refitting, so this is a lower bound)
+    X, y = three_class_data(5_000)
+
+    def sk_cv():
+        full = SkTree(random_state=0).fit(X, y)
+        full.cost_complexity_pruning_path(X, y)
+        for train, _ in KFold(5, shuffle=True, random_state=0).split(X):
+            fold = SkTree(random_state=0).fit(X[train], y[train])
+            fold.cost_complexity_pruning_path(X[train], y[train])
+
+    a, b = alternate([sk_cv, lambda: ccp_cross_validate(DecisionTreeClassifier(), X, y, cv=5)],
+                     min(repeat, 3))
+    print(f"| `ccp_cross_validate`, 5k × 10, 5 folds (scikit-learn: grow + path, 6 times) "
+          f"| {a * 1000:.0f} ms | {b * 1000:.0f} ms | {b / a:.2f} |")
 
 
 if __name__ == "__main__":

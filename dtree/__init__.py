@@ -3,17 +3,45 @@
 A NumPy decision-tree core with scikit-learn's conventions (estimators,
 ``tree_`` arrays, trailing-underscore fitted attributes) that records every
 split it makes, so that growth can be replayed one step at a time.
+
+This package's root is the engine; its modules are private and this file is
+its face.  Two subpackages build on it through the names below only:
+``dtree.views`` (figures and explanations) and ``dtree.tables`` (reading and
+preparing user tables).
+
+Besides the estimators, pruning and export, the engine shares with them:
+
+* ``NUMERIC`` and ``KIND_NAMES``: the codes of ``tree_.kind`` (a numeric
+  ``x <= threshold`` split is ``NUMERIC``) and their names;
+* ``FEATURE_THRESHOLD``: two values of a feature closer than this are not
+  separated by a threshold (as in scikit-learn);
+* ``make_criterion(name, n_classes, classification=...)``: a criterion object
+  whose ``impurity(stats)`` scores rows of sufficient statistics;
+* ``sad_prefix(y, w)``: the absolute-error criterion's running sum of absolute
+  deviations from the weighted median;
+* ``branch_labels(tree, node, labels)``: the label of each branch of a node;
+* ``distinct_subtrees(sequence)``: the alphas at which ``ccp_alpha`` gives a
+  different tree, with the number of collapses for each;
+* ``add_errors(N, E, confidence)``: the extra errors C4.5's error-based
+  pruning charges a leaf;
+* ``OKABE_ITO`` and ``node_fills(est)``: the colour-blind-safe palette of the
+  drawings and the fill ``export_graphviz(filled=True)`` gives each node;
+* ``NEEDS_DATA``: what a tree opened from scikit-learn without its training
+  data says about its candidate tables.
 """
 
 from ._classes import (PRESETS, DecisionTreeClassifier, DecisionTreeRegressor, candidate_splits,
                        feature_importances)
-from ._steps import Step
-from ._tree import Tree
-from ._ebp import error_based_prune
-from ._sklearn import from_sklearn, load_sklearn
+from ._criteria import make_criterion
+from ._ebp import add_errors, error_based_prune
+from ._export import OKABE_ITO, export_graphviz, export_text, node_fills
+from ._grow import FEATURE_THRESHOLD, sad_prefix
 from ._pruning import (PruneResult, PruneStep, PruningPath, PruningSequence, ccp_cross_validate,
-                       ccp_holdout, ccp_prune, cost_complexity_table, pessimistic_prune,
-                       pruning_path, pruning_sequence, reduced_error_prune)
+                       ccp_holdout, ccp_prune, cost_complexity_table, distinct_subtrees,
+                       pessimistic_prune, pruning_path, pruning_sequence, reduced_error_prune)
+from ._sklearn import NEEDS_DATA, from_sklearn, load_sklearn
+from ._steps import KIND_NAMES, Step, branch_labels
+from ._tree import NUMERIC, Tree
 
 __all__ = [
     "DecisionTreeClassifier",
@@ -29,10 +57,7 @@ __all__ = [
 __all__ += ["PruneResult", "PruneStep", "PruningPath", "PruningSequence", "ccp_cross_validate",
             "ccp_holdout", "ccp_prune", "cost_complexity_table", "error_based_prune",
             "pessimistic_prune", "pruning_path", "pruning_sequence", "reduced_error_prune"]
-
-try:  # the export module is written alongside; keep the core importable meanwhile
-    from .export import export_graphviz, export_text  # noqa: F401
-
-    __all__ += ["export_graphviz", "export_text"]
-except ImportError:  # pragma: no cover
-    pass
+__all__ += ["export_graphviz", "export_text"]
+# what dtree.views and dtree.tables use (see the module docstring)
+__all__ += ["FEATURE_THRESHOLD", "KIND_NAMES", "NEEDS_DATA", "NUMERIC", "OKABE_ITO", "add_errors",
+            "branch_labels", "distinct_subtrees", "make_criterion", "node_fills", "sad_prefix"]

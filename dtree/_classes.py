@@ -8,9 +8,9 @@ import numpy as np
 
 from . import _encode, _grow, _j48
 from ._base import (BaseEstimator, as_float32_matrix, as_sample_weight, as_table,
-                    as_target, check_n_features, check_shape)
+                    as_target, check_n_features, check_shape, unique_inverse)
 from ._criteria import CLASSIFICATION, REGRESSION, make_criterion
-from ._steps import Step, candidate_frame
+from ._steps import Steps, candidate_frame, split_children
 from ._tree import NUMERIC, TREE_UNDEFINED, Tree, preorder
 
 GROWTH_ORDERS = ("depth_first", "best_first", "breadth_first")
@@ -289,8 +289,9 @@ class BaseDecisionTree(BaseEstimator):
         n_kids = nodes.n_children[:size]
         first = nodes.first_child[:size]
         ptr_old = np.r_[0, np.cumsum(n_kids)]
-        kids_old = np.concatenate([np.arange(first[i], first[i] + n_kids[i])
-                                   for i in range(size)] or [np.zeros(0, np.intp)]).astype(np.intp)
+        # node i's children are first[i], first[i] + 1, ... (n_kids[i] of them)
+        kids_old = (np.repeat(first - ptr_old[:-1], n_kids)
+                    + np.arange(ptr_old[-1])).astype(np.intp)
         if growth == "depth_first":
             perm = preorder(ptr_old, kids_old)  # canonical id -> builder id
         else:
@@ -300,15 +301,15 @@ class BaseDecisionTree(BaseEstimator):
         internal = n_kids[perm] > 0
         counts = n_kids[perm]
         child_ptr = np.r_[0, np.cumsum(counts)].astype(np.intp)
-        child_old = np.concatenate([kids_old[ptr_old[o]:ptr_old[o + 1]] for o in perm]
-                                   or [np.zeros(0, np.intp)]).astype(np.intp)
+        slots = np.repeat(ptr_old[:-1][perm] - child_ptr[:-1], counts) + np.arange(child_ptr[-1])
+        child_old = kids_old[slots].astype(np.intp)
         stats = nodes.stats[:size][perm]
         reasons = np.array(_grow.STOP_REASONS, dtype=object)[nodes.reason[:size][perm]]
         parent_old = nodes.parent[:size][perm]
         branch = np.empty(size, dtype=object)
-        for new, old in enumerate(perm):
-            if internal[new]:
-                branch[new] = nodes.branch_of_code.get(int(old))
+        for old, codes in nodes.branch_of_code.items():
+            if internal[new_of_old[old]]:
+                branch[new_of_old[old]] = codes
         tree = Tree(
             child_ptr=child_ptr,
             child_ids=new_of_old[child_old],
@@ -343,9 +344,7 @@ class BaseDecisionTree(BaseEstimator):
             split_order = np.sort(split_order)
         self._candidate_refs = {int(new_of_old[old]): ref
                                 for old, ref in nodes.candidates.items()}
-        names = self._feature_names_list()
-        steps = [Step(self, tree, k, node, names, self.categories_)
-                 for k, node in enumerate(split_order.tolist())]
+        steps = Steps(self, tree, split_order, self._feature_names_list(), self.categories_)
         return tree, steps
 
     def _feature_names_list(self):
@@ -368,8 +367,10 @@ class BaseDecisionTree(BaseEstimator):
         full = self.growth_tree_
         keep = np.zeros(full.node_count, dtype=bool)
         keep[0] = True
-        for step in self.steps_[:k]:
-            keep[step.children] = True
+        nodes = getattr(self.steps_, "nodes", None)
+        if nodes is None:  # a plain list of Steps
+            nodes = [step.node for step in self.steps_]
+        keep[split_children(full, np.asarray(nodes, dtype=np.intp)[:k])] = True
         sub = full.subtree(keep)
         pending = sub.is_leaf() & ~full.is_leaf()[sub.node_ids]
         sub.stop_reason[pending] = "not yet split"
@@ -532,7 +533,7 @@ class DecisionTreeClassifier(BaseDecisionTree):
             self.n_classes_ = len(classes)
             return codes
         try:
-            classes, codes = np.unique(y, return_inverse=True)
+            classes, codes = unique_inverse(y)
         except TypeError:
             raise ValueError(
                 "Unknown label type: mixed types in y. Class labels must all be "
@@ -685,9 +686,9 @@ class DecisionTreeRegressor(BaseDecisionTree):
         if not crit.needs_samples:
             return (stats[:, 0] / stats[:, -1])[:, None, None]
         # absolute error predicts the weighted median of each node's samples
-        path = tree.decision_path(prob.X.T)
-        values = np.array([_grow.weighted_median(prob.y[path[:, i]], prob.w[path[:, i]])
-                           for i in range(tree.node_count)])
+        # (all nodes at once, in memory linear in the rows: never rows x nodes)
+        values = _grow.node_weighted_medians(tree.apply(prob.X.T), tree.parent,
+                                             prob.y, prob.w)
         return values[:, None, None]
 
     def predict(self, X):

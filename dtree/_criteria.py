@@ -230,6 +230,13 @@ REGRESSION = {
 
 
 def make_criterion(name, n_classes=0, *, classification):
+    """The criterion called ``name`` (as in ``criterion=``), for a task with
+    ``n_classes`` classes (0 for regression).
+
+    Its ``impurity(stats)`` gives the impurity of each row of sufficient
+    statistics laid out as in this module's docstring; raises ``ValueError``
+    for an unknown name.
+    """
     table = CLASSIFICATION if classification else REGRESSION
     if not isinstance(name, str) or name not in table:
         raise ValueError(

@@ -9,6 +9,7 @@ codes.  A label seen only at predict time gets code -1 ("unseen").
 import numbers
 
 import numpy as np
+import pandas as pd
 
 #: A categorical feature with more categories than this is refused: the
 #: contingency tables would be huge and the splits meaningless.
@@ -51,37 +52,34 @@ def resolve_categorical(X, categorical_features, n_features, names):
     return mask
 
 
-def _column(X, j):
+def _values(X, j):
+    """Column j for factorize: the pandas column itself (no object copy)."""
     if hasattr(X, "iloc"):
-        return X.iloc[:, j].to_numpy(dtype=object)
-    return np.asarray(X)[:, j]
+        return X.iloc[:, j]
+    return np.asarray(X)[:, j].astype(object)
 
 
-def _is_missing(values):
-    out = np.zeros(len(values), dtype=bool)
-    for i, v in enumerate(values):
-        if v is None:
-            out[i] = True
-        elif isinstance(v, float) and v != v:
-            out[i] = True
-        elif type(v).__name__ in ("NAType", "NaTType"):
-            out[i] = True
-    return out
+def _sorted_labels(uniques):
+    try:
+        return sorted(uniques)
+    except TypeError:  # mixed types: by type name, then text
+        return sorted(uniques, key=lambda v: (type(v).__name__, str(v)))
 
 
 def learn_categories(X, j, name):
-    """Sorted labels of a categorical column (pandas categories keep their order)."""
+    """Sorted labels of a categorical column (pandas categories keep their order).
+
+    The distinct values come from ``pandas.factorize`` (a hash table in C;
+    missing values left out), so only they, not every row, reach Python."""
     col = X.iloc[:, j] if hasattr(X, "iloc") else None
     if col is not None and str(col.dtype) == "category":
         labels = np.asarray(col.cat.categories, dtype=object)
     else:
-        values = _column(X, j).astype(object)
-        values = values[~_is_missing(values)]
-        try:
-            labels = np.asarray(sorted(set(values.tolist())), dtype=object)
-        except TypeError:
-            labels = np.asarray(sorted(set(values.tolist()), key=lambda v: (type(v).__name__, str(v))),
-                                dtype=object)
+        _, uniques = pd.factorize(_values(X, j), use_na_sentinel=True)
+        # factorize keeps 1 and 1.0 (or True) apart; a Python set, and the
+        # lookup in encode_column, treat them as one label
+        uniques = list(dict.fromkeys(np.asarray(uniques, dtype=object).tolist()))
+        labels = np.asarray(_sorted_labels(uniques), dtype=object)
     if len(labels) > MAX_CATEGORIES:
         raise ValueError(
             f"Categorical feature {name!r} has {len(labels)} categories (more than "
@@ -91,14 +89,16 @@ def learn_categories(X, j, name):
 
 
 def encode_column(X, j, labels):
-    """Codes of column j for the given labels: NaN when missing, -1 when unseen."""
-    values = _column(X, j).astype(object)
-    missing = _is_missing(values)
+    """Codes of column j for the given labels: NaN when missing, -1 when unseen.
+
+    The column is factorized (C), and only its distinct values are looked up
+    in the labels (a Python dict: equal values such as 1, 1.0 and True find
+    the same label, as they would in a set)."""
+    codes, uniques = pd.factorize(_values(X, j), use_na_sentinel=True)
     lookup = {label: i for i, label in enumerate(labels.tolist())}
-    out = np.empty(len(values), dtype=np.float32)
-    for i, v in enumerate(values.tolist()):
-        out[i] = np.nan if missing[i] else lookup.get(v, -1)
-    return out
+    code_of = np.array([lookup.get(v, -1) for v in np.asarray(uniques, dtype=object).tolist()]
+                       + [np.nan], dtype=np.float32)
+    return code_of[codes]  # code -1 (missing) picks the trailing NaN
 
 
 def encode(X, categorical, categories, *, to_numeric, dtype=np.float32):

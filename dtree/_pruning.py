@@ -448,7 +448,13 @@ def _preorder_renumbered(tree):
 # ---------------------------------------------------------------------------
 
 def _unpruned_clone(estimator):
-    return type(estimator)(**dict(estimator.get_params(), ccp_alpha=0.0))
+    """The estimator's parameters with ccp_alpha 0, for the internal fits of
+    cross-validation: they are only pruned and scored, so no candidate table
+    is recorded (the grown tree is the same)."""
+    params = dict(estimator.get_params(), ccp_alpha=0.0)
+    if "record_candidates" in params:
+        params["record_candidates"] = False
+    return type(estimator)(**params)
 
 
 def _node_predictions(estimator, tree):
@@ -466,7 +472,60 @@ def _row_losses(estimator, tree, X32, y):
     return (pred[:, 0] - y) ** 2
 
 
-def _distinct_subtrees(seq):
+def _losses_by_steps(estimator, seq, X32, y, ks):
+    """``_row_losses`` of ``seq.tree_at(k)`` for every k in ``ks``, as a
+    (len(ks), n) array, without building any of those trees.
+
+    Each row's path through the full tree is walked once.  A node is a leaf of
+    ``tree_at(k)`` when it was a leaf or was collapsed by one of the first k
+    steps, so the row ends at the first node of its path whose collapse step
+    is < k: the running minimum of the collapse steps along the path, which
+    only falls, says how deep the row goes for every k at once.  (A tree that
+    sends rows with missing values down every branch, C4.5's rule, builds
+    the trees.)
+    """
+    tree = seq.tree
+    ks = np.asarray(ks, dtype=np.intp)
+    if tree.distribute_missing:
+        return np.array([_row_losses(estimator, seq.tree_at(int(k)), X32, y) for k in ks])
+    n = X32.shape[0]
+    collapsed = np.where(tree.is_leaf(), -1, _NEVER).astype(np.intp)
+    collapsed[seq._rec["node"]] = np.arange(len(seq))
+    leaf = tree.apply(X32)
+    depth = tree.depth[leaf].astype(np.intp)
+    width = int(depth.max()) + 1 if n else 1
+    path = np.repeat(leaf[:, None], width, axis=1)  # past its leaf a row stays there
+    rows, node, d = np.arange(n), leaf.copy(), depth.copy()
+    while rows.size:
+        path[rows, d] = node
+        node, d = tree.parent[node], d - 1
+        up = d >= 0
+        rows, node, d = rows[up], node[up], d[up]
+    lowest = np.minimum.accumulate(collapsed[path], axis=1)
+    if hasattr(estimator, "classes_"):
+        wrong = (estimator.classes_[np.argmax(tree.value[:, 0, :], axis=1)][path]
+                 != y[:, None]).astype(np.float64)
+    else:
+        wrong = (tree.value[:, 0, 0][path] - y[:, None]) ** 2
+    # depth reached at k = the number of path nodes whose running minimum is
+    # >= k: count each row's minimums by value, then sum from the top
+    # (a node never collapsed counts as len(seq), above every k)
+    top = len(seq) + 2
+    lowest = np.clip(lowest, -1, len(seq)) + 1
+    out = np.empty((len(ks), n))
+    chunk = max(1, 4_000_000 // top)
+    for r0 in range(0, n, chunk):
+        part = lowest[r0:r0 + chunk]
+        m = part.shape[0]
+        counts = np.bincount((np.arange(m)[:, None] * top + part).ravel(),
+                             minlength=m * top).reshape(m, top)
+        at_least = np.cumsum(counts[:, ::-1], axis=1)[:, ::-1]
+        ends = at_least[:, ks + 1]  # (rows, len(ks))
+        out[:, r0:r0 + m] = np.take_along_axis(wrong[r0:r0 + m], ends, axis=1).T
+    return out
+
+
+def distinct_subtrees(seq):
     """(alpha, number of collapses) for each distinct tree ``ccp_alpha`` can
     give: tied alphas collapse several nodes at once, so they give one tree.
     (Alphas are clipped at 0: a split that rounding makes look harmful is
@@ -543,13 +602,12 @@ def ccp_cross_validate(estimator, X, y, *, cv=5, sample_weight=None, random_stat
     full = _unpruned_clone(estimator).fit(X, y, sample_weight=fit_w(slice(None)))
     X_full = _encoded(full, X)
     seq = pruning_sequence(full.tree_)
-    alphas, ks = _distinct_subtrees(seq)
+    alphas, ks = distinct_subtrees(seq)
     if midpoints:
         alpha_cv = np.r_[np.sqrt(np.maximum(alphas[:-1], 0) * alphas[1:]), np.inf]
     else:
         alpha_cv = alphas.copy()
-    train_error = [_weighted_mean(_row_losses(full, seq.tree_at(int(k)), X_full, y), w)
-                   for k in ks]
+    train_error = [_weighted_mean(row, w) for row in _losses_by_steps(full, seq, X_full, y, ks)]
 
     folds = np.array_split(np.random.default_rng(random_state).permutation(n), cv)
     losses = np.empty((len(alphas), n))
@@ -560,10 +618,10 @@ def ccp_cross_validate(estimator, X, y, *, cv=5, sample_weight=None, random_stat
                                              sample_weight=fit_w(train))
         X_test = _encoded(est, _take(X, test))
         fold_seq = pruning_sequence(est.tree_)
-        for i, a in enumerate(alpha_cv):
-            tree = fold_seq.tree_at(fold_seq.n_steps_for(a))
-            losses[i, test] = _row_losses(est, tree, X_test, y[test])
-            fold_errors[i, f] = _weighted_mean(losses[i, test], w[test])
+        fold_ks = [fold_seq.n_steps_for(a) for a in alpha_cv]
+        for i, row in enumerate(_losses_by_steps(est, fold_seq, X_test, y[test], fold_ks)):
+            losses[i, test] = row
+            fold_errors[i, f] = _weighted_mean(row, w[test])
 
     cv_error = losses @ w / w.sum()
     spread = ((losses - cv_error[:, None]) ** 2) @ w / w.sum()
@@ -601,9 +659,9 @@ def ccp_holdout(estimator, X_val, y_val, *, sample_weight=None):
     tree = getattr(estimator, "unpruned_tree_", None)
     tree = estimator.tree_ if tree is None else tree
     seq = pruning_sequence(tree)
-    alphas, ks = _distinct_subtrees(seq)
-    errors = np.array([_weighted_mean(_row_losses(estimator, seq.tree_at(int(k)), X32, y), w)
-                       for k in ks])
+    alphas, ks = distinct_subtrees(seq)
+    errors = np.array([_weighted_mean(row, w)
+                       for row in _losses_by_steps(estimator, seq, X32, y, ks)])
     if hasattr(estimator, "classes_"):
         scores = 1.0 - errors
     else:

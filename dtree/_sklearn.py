@@ -41,7 +41,7 @@ import zipfile
 import numpy as np
 
 from ._criteria import split_information
-from ._steps import Step
+from ._steps import Steps
 from ._tree import NUMERIC, TREE_LEAF, TREE_UNDEFINED, Tree
 
 __all__ = ["from_sklearn", "load_sklearn", "best_first_order", "SKLEARN_TREE_TYPES"]
@@ -596,8 +596,7 @@ def from_sklearn(estimator, X=None, y=None, *, sample_weight=None):
     est.tree_ = tree
     est.has_training_data_ = has_data
     names = est._feature_names_list()
-    est.steps_ = [Step(est, tree, k, node, names, est.categories_)
-                  for k, node in enumerate(order)]
+    est.steps_ = Steps(est, tree, order, names, est.categories_)
     return est
 
 

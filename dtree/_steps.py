@@ -1,6 +1,9 @@
 """Growth records: one ``Step`` per split, in the order the builder made them,
 and the candidate tables that explain why each split won."""
 
+import operator
+from collections.abc import Sequence
+
 import numpy as np
 
 from ._tree import MULTIWAY, NUMERIC
@@ -88,6 +91,50 @@ class Step:
             rule = f"{self.feature_name} in {' | '.join(self.branches)}"
         return (f"Step({self.index}: node {self.node} at depth {self.depth}, {rule}, "
                 f"gain={self.gain:.4g}, improvement={self.improvement:.4g})")
+
+
+class Steps(Sequence):
+    """``steps_``: the growth sequence, one :class:`Step` per split, read like
+    a list.  A Step is made when it is first read (a deep tree makes tens of
+    thousands of them, and a fit is mostly never replayed split by split).
+
+    ``nodes`` is the split node of each step, in order, as an array.
+    """
+
+    def __init__(self, est, tree, nodes, names=None, categories=None):
+        self._est, self._tree = est, tree
+        self.nodes = np.asarray(nodes, dtype=np.intp)
+        self._names, self._categories = names, categories
+        self._made = [None] * len(self.nodes)
+
+    def __len__(self):
+        return len(self.nodes)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        i = operator.index(i)
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError("step index out of range")
+        step = self._made[i]
+        if step is None:  # (two threads may both make it: the same values)
+            step = self._made[i] = Step(self._est, self._tree, i, int(self.nodes[i]),
+                                        self._names, self._categories)
+        return step
+
+    def __repr__(self):
+        return f"Steps({len(self)} splits)"
+
+
+def split_children(tree, nodes):
+    """The children of the given split nodes, all in one array."""
+    nodes = np.asarray(nodes, dtype=np.intp)
+    lo, hi = tree.child_ptr[nodes], tree.child_ptr[nodes + 1]
+    counts = hi - lo
+    at = np.repeat(lo - np.r_[0, np.cumsum(counts)[:-1]], counts) + np.arange(counts.sum())
+    return tree.child_ids[at]
 
 
 def _fmt(x):

@@ -262,7 +262,47 @@ class Tree:
 
 
 def preorder(child_ptr, child_ids):
-    """Node ids in pre-order (first child's subtree first)."""
+    """Node ids in pre-order (first child's subtree first).
+
+    Level by level, without a per-node loop: subtree sizes are summed from the
+    deepest level up; a child's position is its parent's, plus one, plus the
+    sizes of the siblings before it."""
+    child_ptr = np.asarray(child_ptr, dtype=np.intp)
+    child_ids = np.asarray(child_ids, dtype=np.intp)
+    n = len(child_ptr) - 1
+    if n <= 0:
+        return np.zeros(0, dtype=np.intp)
+    counts = np.diff(child_ptr)
+    owner = np.repeat(np.arange(n), counts)  # the node each child slot belongs to
+    parent = np.full(n, -1, dtype=np.intp)
+    parent[child_ids] = owner
+    levels = [np.zeros(1, dtype=np.intp)]
+    while True:
+        nodes = levels[-1]
+        k = counts[nodes]
+        if not k.any():
+            break
+        at = np.repeat(child_ptr[nodes] - np.r_[0, np.cumsum(k)[:-1]], k) + np.arange(k.sum())
+        levels.append(child_ids[at])
+    if sum(len(level) for level in levels) != n:  # not a tree rooted at 0
+        return _preorder_walk(child_ptr, child_ids)
+    size = np.ones(n, dtype=np.intp)
+    for nodes in levels[:0:-1]:
+        np.add.at(size, parent[nodes], size[nodes])
+    slot_size = size[child_ids]
+    before = np.cumsum(slot_size) - slot_size  # over all slots...
+    before -= np.repeat(before[child_ptr[:-1][counts > 0]], counts[counts > 0])  # ...per parent
+    pos = np.zeros(n, dtype=np.intp)
+    slot_of = np.empty(n, dtype=np.intp)
+    slot_of[child_ids] = np.arange(len(child_ids))
+    for nodes in levels[1:]:
+        pos[nodes] = pos[parent[nodes]] + 1 + before[slot_of[nodes]]
+    out = np.empty(n, dtype=np.intp)
+    out[pos] = np.arange(n)
+    return out
+
+
+def _preorder_walk(child_ptr, child_ids):
     out = []
     stack = [0]
     while stack:

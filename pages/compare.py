@@ -5,9 +5,9 @@ from functools import partial
 import numpy as np
 import streamlit as st
 
-from dtree import compare, explain, viz
-from dtree.io import BUILTIN
-from dtree.prepare import PRESETS, Setup, criteria_for, infer_task
+from dtree.views import compare, explain, viz
+from dtree.tables.io import BUILTIN
+from dtree.tables.prepare import PRESETS, Setup, criteria_for, infer_task
 from pages.shared import (GROWTH, builtin_table, chosen_parameters, current_setup,
                           current_table, default_target, fitted, identifiers, inferred_types,
                           keys_legend, lang, md, prepared, presenting, require_frame, said,

@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from dtree import viz
-from dtree.io import BUILTIN, DataError, DroppedRows
-from dtree.prepare import infer_task
+from dtree.views import viz
+from dtree.tables.io import BUILTIN, DataError, DroppedRows
+from dtree.tables.prepare import infer_task
 from pages.shared import (builtin_table, current_setup, current_table, identifiers,
                           inferred_types, lang, md, prepared, require_frame, said, summary,
                           table_title, tr, upload_table, use_table)

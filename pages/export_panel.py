@@ -17,8 +17,8 @@ import weakref
 
 import streamlit as st
 
-from dtree import exporting
-from dtree.viz import MAX_DRAWN_NODES
+from dtree.views import downloads as exporting
+from dtree.views.viz import MAX_DRAWN_NODES
 from pages.memory import MB, SizedLRU, budget_mb
 from pages.shared import lang, tr
 

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dtree import explain, viz
+from dtree.views import explain, viz
 from pages.shared import (chosen_parameters, criterion_name, current_setup, current_table,
                           fitted, growth_name, keys_legend, lang, md, prepared, presenting,
                           require_frame, said, sidebar_controls, step_dot, table_title, tr)
@@ -568,7 +568,7 @@ def min_objects_table(cand):
     })
 
 
-#: The words inside dtree.explain's formulas, in Chinese.
+#: The words inside dtree.views.explain's formulas, in Chinese.
 LATEX_ZH = {r"\text{improvement}": r"\text{改进量}",
             r"\text{a pure node}": r"\text{纯结点}"}
 

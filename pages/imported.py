@@ -27,10 +27,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dtree import load_sklearn
-from dtree._sklearn import NEEDS_DATA
-from dtree.io import DataError
-from dtree.prepare import Origin, Prepared
+from dtree import NEEDS_DATA, load_sklearn
+from dtree.tables.io import DataError
+from dtree.tables.prepare import Origin, Prepared
 from pages.shared import Fit, Loaded, tr
 
 STATE_KEY = "imported"

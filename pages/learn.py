@@ -4,7 +4,7 @@ An impurity calculator (entropy, Gini index, misclassification, 2nd-order
 Taylor), Li Hang's loan table worked out (entropy, conditional entropy,
 information gain), the lecture's cat example, gain ratio against an ID
 column, and two exercises answered with the current data: rescaling the
-features, and the order of growth.  The numbers are in dtree.learn; this page
+features, and the order of growth.  The numbers are in dtree.views.learn; this page
 only reads the widgets and draws.
 """
 
@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dtree import learn
+from dtree.views import learn
 from pages.orders_panel import growth_orders_panel, url_choice
 from pages.shared import (chosen_parameters, current_fit, current_setup, current_table, lang,
                           md, require_frame, shared_result, tr)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dtree import orders
-from dtree.orders import ORDERS
+from dtree.views import orders
+from dtree.views.orders import ORDERS
 from pages.shared import current_fit, lang, md, said, tr
 
 

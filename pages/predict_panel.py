@@ -25,10 +25,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dtree import viz
-from dtree.prediction import (distribution_figure, explain_prediction, explanation,
-                              feature_names, fmt_value, importance_figure, importance_latex,
-                              importance_summary, importance_terms, importances_at, rule_text)
+from dtree.views import viz
+from dtree.views.prediction import (distribution_figure, explain_prediction, explanation,
+                                    feature_names, fmt_value, importance_figure, importance_latex,
+                                    importance_summary, importance_terms, importances_at, rule_text)
 from pages.shared import lang, md, said, tr
 
 MISSING = -1  # the "missing" option of a categorical feature's selectbox

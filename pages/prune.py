@@ -12,11 +12,10 @@ from functools import partial
 import numpy as np
 import streamlit as st
 
-from dtree import pruneview as pv
-from dtree._ebp import error_based_prune
-from dtree._pruning import (ccp_cross_validate, ccp_holdout, ccp_prune, pessimistic_prune,
-                            pruning_sequence, reduced_error_prune)
-from dtree.viz import JUST_SPLIT, NEXT_SPLIT, fitting_direction
+from dtree.views import pruneview as pv
+from dtree import (ccp_cross_validate, ccp_holdout, ccp_prune, error_based_prune, pessimistic_prune,
+                   pruning_sequence, reduced_error_prune)
+from dtree.views.viz import JUST_SPLIT, NEXT_SPLIT, fitting_direction
 from pages.shared import (current_fit, current_setup, current_table, keys_legend, lang, md,
                           presenting, require_frame, said, shown_step, step_button, tr)
 from pages import imported

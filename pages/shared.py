@@ -32,11 +32,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dtree import explain
-from dtree.io import BUILTIN, DataError, find_builtin, load_builtin, read_table
-from dtree.prepare import (CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA, Setup,
-                           column_summary, criteria_for, estimator_for, identifier_columns,
-                           infer_task, infer_types, prepare)
+from dtree.views import explain
+from dtree.tables.io import BUILTIN, DataError, find_builtin, load_builtin, read_table
+from dtree.tables.prepare import (CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA, Setup,
+                                  column_summary, criteria_for, estimator_for, identifier_columns,
+                                  infer_task, infer_types, prepare)
 from pages.memory import MB, SizedLRU, budget_mb, estimate_bytes, request_trim, start_janitor
 from pages.terms import CRITERIA_ZH, DATASETS_ZH, GROWTH_ZH, PRESETS_ZH, message_zh, zh
 
@@ -491,11 +491,11 @@ class Fit:
 
     @cached_property
     def profile(self):
-        """The compare page's :class:`dtree.compare.Profile` of this tree
+        """The compare page's :class:`dtree.views.compare.Profile` of this tree
         (trained on the rows its fit used, tested on the same test rows as
         every other tree).  Kept with the fit, so that it never keeps a model
         and its data alive after the fit cache dropped them."""
-        from dtree import compare
+        from dtree.views import compare
         return compare.Profile(self.model, self.prep.X_train, self.prep.y_train,
                                self.base.X_test, self.base.y_test)
 
@@ -540,7 +540,7 @@ class Fit:
         """cost_complexity_table(tree_at(k)), or None while the pruning module
         is not available."""
         try:
-            from dtree._pruning import cost_complexity_table
+            from dtree import cost_complexity_table
         except ImportError:
             return None
         return self._cc.get_or_create(
@@ -565,7 +565,7 @@ def step_dot(fit: Fit, step: int, *, path=None, **options):
     step's DOT once per set of ``options`` (language, layout, font size,
     presenter mode).  With a prediction ``path`` it is built afresh (that
     depends on one session's sample).  Returns (dot, info), ``info`` a copy."""
-    from dtree import viz
+    from dtree.views import viz
 
     step = int(step)
 

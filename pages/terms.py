@@ -1,7 +1,7 @@
 """Chinese names of the app's fixed vocabulary, in the seeds' terms.
 
 The English names live with the code that defines them (criteria and
-presets in dtree.prepare, datasets in dtree.io, stop reasons in
+presets in dtree.tables.prepare, datasets in dtree.tables.io, stop reasons in
 dtree._grow); the plain modules stay in English, so the pages look the
 Chinese ones up here (falling back to the English name for anything new).
 The engine's messages (errors and notes) are translated here too, at the
@@ -88,10 +88,10 @@ def zh(table: dict, key, english: str) -> str:
 
 
 # ---------------------------------------------------------------------------
-# The engine's messages (dtree.io, dtree.prepare, the estimators), in Chinese
+# dtree's messages (dtree.tables.io, dtree.tables.prepare, the estimators), in Chinese
 # ---------------------------------------------------------------------------
 
-#: What dtree.io says a non-table file is.
+#: What dtree.tables.io says a non-table file is.
 FILE_KINDS_ZH = {
     "a PNG image": "PNG 图片", "a JPEG image": "JPEG 图片", "a GIF image": "GIF 图片",
     "a PDF document": "PDF 文档", "a gzip archive": "gzip 压缩包",
@@ -110,7 +110,7 @@ _QUOTED = r"""(?P<q>['"])(?P<name>.*)(?P=q)"""
 #: user's text and numbers over unchanged; a template may also be a function
 #: of the match.  The pages escape the result as they escape the English.
 MESSAGES_ZH = [
-    # dtree.prepare: errors
+    # dtree.tables.prepare: errors
     (r"ID3 has no rule for missing values, and fewer than 2 training rows have none\. "
      r"Choose C4\.5 or CART, which handle them\.",
      "ID3 没有处理缺失值的规则，而不含缺失值的训练样本不足 2 个。请选择能处理缺失值的 C4.5 或 CART。"),
@@ -136,7 +136,7 @@ MESSAGES_ZH = [
     (rf"{_NAME} has (?P<n>[\d,]+) categories, more than (?P<max>[\d,]+): it looks like an "
      r"identifier\. Leave it out, or treat it as numeric\.",
      "“{name}”有 {n} 个类别，超过 {max} 个：它看起来像编号。请不要使用该列，或把它当作数值特征。"),
-    # dtree.prepare: notes
+    # dtree.tables.prepare: notes
     (r"ID3 has no rule for missing values: (?P<n>\d+) row\(s\) with one were left out "
      r"\(C4\.5 and CART use them\)\.",
      "ID3 没有处理缺失值的规则：{n} 个含缺失值的样本被剔除（C4.5 和 CART 会使用它们）。"),
@@ -164,7 +164,7 @@ MESSAGES_ZH = [
      r"missing\.",
      "“{name}”混有数值和文本（例如“{example}”），按类别特征处理。把它从类别特征中移除，"
      "文本取值就会按缺失值处理。"),
-    # dtree.io: errors
+    # dtree.tables.io: errors
     (r"The file is empty \(0 bytes\)\.", "文件是空的（0 字节）。"),
     (r"The file contains only blank space: there is no table in it\.",
      "文件只有空白字符：其中没有表格。"),
@@ -205,7 +205,7 @@ MESSAGES_ZH = [
     (r"The header row could not be read: (?P<detail>.*)\.", "无法读取表头行：{detail}。"),
     (r"The file could not be parsed as a table: (?P<detail>.*)",
      "无法把文件解析为表格：{detail}"),
-    # dtree.io: notes
+    # dtree.tables.io: notes
     (r"The file is an Excel workbook \(whatever its name says\) and was read as one\.",
      "这个文件是 Excel 工作簿（不论文件名如何），已按工作簿读取。"),
     (r"The workbook has (?P<n>\d+) sheets; the first, “(?P<name>.*)”, was read\.",

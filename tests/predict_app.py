@@ -21,7 +21,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import streamlit as st  # noqa: E402
 
-from dtree import DecisionTreeClassifier, DecisionTreeRegressor, viz  # noqa: E402
+from dtree import DecisionTreeClassifier, DecisionTreeRegressor  # noqa: E402
+from dtree.views import viz  # noqa: E402
 from pages.predict_panel import importance_panel, path_for_step, prediction_panel  # noqa: E402
 from pages.shared import LANGUAGES, Fit  # noqa: E402
 

@@ -5,8 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dtree import DecisionTreeClassifier, DecisionTreeRegressor, explain
-from dtree.io import load_builtin
+from dtree import DecisionTreeClassifier, DecisionTreeRegressor
+from dtree.views import explain
+from dtree.tables.io import load_builtin
 
 
 def H(*counts):

@@ -17,7 +17,7 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from dtree import DecisionTreeClassifier
-from dtree import exporting as ex
+from dtree.views import downloads as ex
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = str(ROOT / "tests" / "export_panel_app.py")

@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dtree import DecisionTreeClassifier, viz
+from dtree import DecisionTreeClassifier
+from dtree.views import viz
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")

@@ -8,11 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dtree.io import BUILTIN, MAX_NAME_LENGTH, DataError, load_builtin, read_table
-from dtree.prepare import (MANY_CATEGORIES, MAX_CATEGORIES, MAX_CLASSES, Setup,
-                           column_summary, estimator_for, identifier_columns,
-                           infer_task, infer_types,
-                           prepare, split_indices)
+from dtree.tables.io import BUILTIN, MAX_NAME_LENGTH, DataError, load_builtin, read_table
+from dtree.tables.prepare import (MANY_CATEGORIES, MAX_CATEGORIES, MAX_CLASSES, Setup,
+                                  column_summary, estimator_for, identifier_columns, infer_task,
+                                  infer_types, prepare, split_indices)
 from tests.upload_corpus import CORPUS, EXPECT, HOSTILE
 
 

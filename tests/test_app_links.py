@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dtree.io import BUILTIN, find_builtin
+from dtree.tables.io import BUILTIN, find_builtin
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")

@@ -1,7 +1,7 @@
 """pages/predict_panel.py under AppTest, through tests/predict_app.py (which
 draws the tree with the sample's path first and then the panels, like the
 Grow page): the widgets choose the sample, the drawn path and every number
-shown agree with dtree.prediction and the engine, both languages run, and
+shown agree with dtree.views.prediction and the engine, both languages run, and
 user text stays escaped."""
 
 import base64
@@ -14,9 +14,9 @@ import plotly.io
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dtree.prediction import (explain_prediction, explanation, importance_terms,
-                              importances_at)
-from dtree.viz import ON_PATH
+from dtree.views.prediction import (explain_prediction, explanation, importance_terms,
+                                    importances_at)
+from dtree.views.viz import ON_PATH
 from pages.shared import md
 from tests import predict_app
 

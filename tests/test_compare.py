@@ -1,4 +1,4 @@
-"""dtree.compare: matching nodes across trees, the first divergence, score
+"""dtree.views.compare: matching nodes across trees, the first divergence, score
 curves against depth and leaves, the agreement matrix and the impurity
 curves, each checked against an independent computation (scikit-learn refits,
 direct predictions, hand formulas)."""
@@ -17,8 +17,9 @@ from sklearn.model_selection import train_test_split
 from sklearn.tree import DecisionTreeClassifier as SkClassifier
 from sklearn.tree import DecisionTreeRegressor as SkRegressor
 
-from dtree import DecisionTreeClassifier, DecisionTreeRegressor, compare, viz
-from dtree.io import load_builtin
+from dtree import DecisionTreeClassifier, DecisionTreeRegressor
+from dtree.views import compare, viz
+from dtree.tables.io import load_builtin
 
 
 # -- data ---------------------------------------------------------------------------
@@ -439,9 +440,9 @@ def builtin_fitter(title):
     """fit(algorithm, criterion, params) on a built-in dataset as the app
     prepares it by default (all columns but identifiers, its test fraction,
     seed 0)."""
-    from dtree.io import BUILTIN
-    from dtree.prepare import (Setup, estimator_for, identifier_columns, infer_task,
-                               infer_types, prepare)
+    from dtree.tables.io import BUILTIN
+    from dtree.tables.prepare import (Setup, estimator_for, identifier_columns, infer_task,
+                                      infer_types, prepare)
     spec, frame = BUILTIN[title], load_builtin(title)
     others = [c for c in frame.columns if c != spec.target]
     skip = set(identifier_columns(frame))

@@ -1,4 +1,4 @@
-"""Tests for dtree.export: export_text against scikit-learn's, and the DOT
+"""Tests for dtree._export: export_text against scikit-learn's, and the DOT
 output of export_graphviz (structure, numbers, colours, and resistance to
 hostile feature/class names).
 
@@ -28,7 +28,7 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.tree import export_graphviz as sk_export_graphviz
 from sklearn.tree import export_text as sk_export_text
 
-from dtree.export import export_graphviz, export_text
+from dtree import export_graphviz, export_text
 
 DOT = shutil.which("dot")
 needs_dot = pytest.mark.skipif(DOT is None, reason="Graphviz `dot` binary not installed")
@@ -666,7 +666,7 @@ def test_deep_trees_do_not_hit_the_recursion_limit():
 
 
 def test_export_module_imports_only_numpy_and_stdlib():
-    source = Path(__file__).resolve().parents[1] / "dtree" / "export.py"
+    source = Path(__file__).resolve().parents[1] / "dtree" / "_export.py"
     roots = set()
     for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):

@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dtree import DecisionTreeClassifier, explain
+from dtree import DecisionTreeClassifier
+from dtree.views import explain
 from tests.weka import (EXAMPLES, compare, count_leaves, dtree_tree, j48_text, parse_tree,
                         read_arff, require_weka, write_arff)
 

@@ -1,4 +1,4 @@
-"""The Learn page's numbers (dtree.learn), checked against hand computations,
+"""The Learn page's numbers (dtree.views.learn), checked against hand computations,
 the textbooks' printed values and scikit-learn."""
 
 import math
@@ -11,8 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn.tree import DecisionTreeClassifier as SkClassifier
 
-from dtree import DecisionTreeClassifier, DecisionTreeRegressor, learn
-from dtree.orders import root_paths
+from dtree import DecisionTreeClassifier, DecisionTreeRegressor
+from dtree.views import learn
+from dtree.views.orders import root_paths
 from tests.treecompare import compare_trees
 
 SETTINGS = settings(max_examples=30, deadline=None,
@@ -370,7 +371,7 @@ def test_positive_affine_transforms_keep_the_partitions(seed, n, d, depth, trans
     b = DecisionTreeClassifier(max_depth=depth, random_state=0).fit(X * scale + shift, y)
     pa, pb = root_paths(a.tree_), root_paths(b.tree_)
     assert [pa[i] for i in a.apply(X)] == [pb[i] for i in b.apply(X * scale + shift)]
-    from dtree.orders import signatures
+    from dtree.views.orders import signatures
     assert signatures(a.tree_, with_threshold=False) == signatures(b.tree_, with_threshold=False)
     report = learn.scaling_report(a, X, y)
     assert report.identical_partitions and report.thresholds["same_cut"].all()

@@ -143,8 +143,8 @@ def test_bytes_stay_consistent_under_threads():
 
 def iris_fit():
     from dtree import DecisionTreeClassifier
-    from dtree.io import load_builtin
-    from dtree.prepare import Setup, prepare
+    from dtree.tables.io import load_builtin
+    from dtree.tables.prepare import Setup, prepare
     from pages.shared import Fit
 
     frame = load_builtin("Iris")

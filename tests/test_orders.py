@@ -1,4 +1,4 @@
-"""Depth-first, breadth-first and best-first growth compared (dtree.orders).
+"""Depth-first, breadth-first and best-first growth compared (dtree.views.orders).
 
 Without a leaf budget every order must end in the same tree, and that tree is
 scikit-learn's (depth-first) node for node; with a budget of k leaves,
@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from sklearn.tree import DecisionTreeClassifier as SkClassifier
 
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor
-from dtree.orders import (ORDERS, compare_orders, expansion_rows, level_order, orders_dot,
-                          path_conditions, pre_order, root_paths)
+from dtree.views.orders import (ORDERS, compare_orders, expansion_rows, level_order, orders_dot,
+                                path_conditions, pre_order, root_paths)
 from tests.treecompare import compare_trees
 
 SETTINGS = settings(max_examples=30, deadline=None,

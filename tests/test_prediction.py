@@ -1,4 +1,4 @@
-"""dtree.prediction: one sample's path, C4.5's fractional routing, the
+"""dtree.views.prediction: one sample's path, C4.5's fractional routing, the
 plain-language explanation, feature importances after k steps, and the path
 drawn by viz.step_dot.
 
@@ -21,10 +21,11 @@ from sklearn import tree as sktree
 from sklearn.datasets import load_diabetes, load_iris, load_wine
 
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor
-from dtree.prediction import (explain_prediction, explanation, importance_figure,
-                              importance_latex, importance_summary, importance_terms,
-                              importances_at, distribution_figure, normalise_sample, rule_text)
-from dtree.viz import JUST_SPLIT, NEXT_SPLIT, ON_PATH, step_dot
+from dtree.views.prediction import (explain_prediction, explanation, importance_figure,
+                                    importance_latex, importance_summary, importance_terms,
+                                    importances_at, distribution_figure, normalise_sample,
+                                    rule_text)
+from dtree.views.viz import JUST_SPLIT, NEXT_SPLIT, ON_PATH, step_dot
 from tests.treecompare import compare_trees
 
 DATA = Path(__file__).resolve().parents[1] / "data"

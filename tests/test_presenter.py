@@ -7,8 +7,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dtree import DecisionTreeClassifier, viz
-from dtree.export import export_graphviz
+from dtree import DecisionTreeClassifier
+from dtree.views import viz
+from dtree import export_graphviz
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -1,4 +1,4 @@
-"""The Prune page's builders (dtree.pruneview) against independent numbers.
+"""The Prune page's builders (dtree.views.pruneview) against independent numbers.
 
 * The charts' data: the path against scikit-learn's
   ``cost_complexity_pruning_path``, the leaf counts and the train/test errors
@@ -26,7 +26,7 @@ from sklearn.datasets import load_iris, make_classification
 from sklearn.tree import DecisionTreeClassifier as SkClassifier
 
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor
-from dtree import pruneview as pv
+from dtree.views import pruneview as pv
 from dtree._pruning import (ccp_cross_validate, ccp_holdout, ccp_prune, cost_complexity_table,
                             pessimistic_prune, pruning_path, pruning_sequence,
                             reduced_error_prune)

@@ -13,14 +13,15 @@ import pytest
 from sklearn.datasets import load_iris
 from streamlit.testing.v1 import AppTest
 
-from dtree import DecisionTreeClassifier, DecisionTreeRegressor, compare, explain, exporting
-from dtree import learn, orders, prediction, viz
-from dtree import pruneview as pv
+from dtree import DecisionTreeClassifier, DecisionTreeRegressor
+from dtree.views import compare, downloads, explain
+from dtree.views import learn, orders, prediction, viz
+from dtree.views import pruneview as pv
 from dtree._grow import STOP_REASONS
 from dtree._pruning import ccp_cross_validate, ccp_holdout, pruning_sequence
-from dtree.export import export_graphviz
-from dtree.io import DataError, read_table
-from dtree.prepare import Setup, prepare
+from dtree import export_graphviz
+from dtree.tables.io import DataError, read_table
+from dtree.tables.prepare import Setup, prepare
 from pages.terms import MESSAGES_ZH, STOP_REASONS_ZH, message_zh
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -252,9 +253,9 @@ def test_every_tree_drawing_passes_the_language(iris):
     dot = orders.orders_dot(comparison, "depth_first", label_lines={0: ["深 1"]}, lang="zh")
     assert_chinese_dot(dot, names)
     for style in ("app", "plain"):
-        dot = exporting.tree_dot(model, 2, style=style, lang="zh")
+        dot = downloads.tree_dot(model, 2, style=style, lang="zh")
         assert_chinese_dot(dot, names)
-        assert "node #0" in exporting.tree_dot(model, 2, style=style)  # English by default
+        assert "node #0" in downloads.tree_dot(model, 2, style=style)  # English by default
 
 
 # -- Plotly figures -----------------------------------------------------------------
@@ -313,7 +314,7 @@ def test_every_figure_in_chinese_has_no_english_word(iris, shapes):
             prediction.explain_prediction(model, X.iloc[0]), "zh"),
         "distribution, regression": prediction.distribution_figure(
             prediction.explain_prediction(reg, X.iloc[0, :3]), "zh"),
-        "growth html": exporting.growth_figure_dict(model, lang="zh"),
+        "growth html": downloads.growth_figure_dict(model, lang="zh"),
     }
     user = names + snames + ["a", "b"]
     for name, fig in figures.items():

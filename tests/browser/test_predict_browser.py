@@ -52,7 +52,7 @@ def edge_labels(page):
 
 def test_iris_path_and_distribution(page, predict_url):
     from tests.predict_app import build
-    from dtree.prediction import explain_prediction
+    from dtree.views.prediction import explain_prediction
 
     open_panel(page, f"{predict_url}/?ds=iris&pred_row=7")
     fit = build("iris")
@@ -67,7 +67,7 @@ def test_iris_path_and_distribution(page, predict_url):
 
 def test_c45_fractional_path_in_chinese(page, predict_url):
     from tests.predict_app import build
-    from dtree.prediction import explain_prediction
+    from dtree.views.prediction import explain_prediction
 
     open_panel(page, f"{predict_url}/?ds=loan&pred_row=1&lang={quote('中文')}")
     fit = build("loan")
@@ -84,7 +84,7 @@ def test_c45_fractional_path_in_chinese(page, predict_url):
 
 def test_own_values_redraw_the_path_and_importances_draw(page, predict_url):
     from tests.predict_app import build
-    from dtree.prediction import explain_prediction
+    from dtree.views.prediction import explain_prediction
 
     open_panel(page, f"{predict_url}/?ds=melon&pred_row=2")
     fit = build("melon")

@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
 MAX_NAME_LENGTH = 80
 #: Excel files are zip archives of XML: refuse ones that unpack to more than this.
@@ -348,8 +348,10 @@ def _read_text(data: bytes, prefer_tab: bool) -> Table:
         raise DataError("This file does not look like text: it contains binary data. "
                         "Upload a CSV, TSV, Excel (.xlsx) or Parquet file.")
     delim = sniff_delimiter(text, prefer_tab)
+    # the header from the first 64 KB (all of the text when no line ends there)
+    head = text[:1 << 16]
     try:
-        header = next(csv.reader(io.StringIO(text), delimiter=delim))
+        header = next(csv.reader(io.StringIO(head if "\n" in head else text), delimiter=delim))
     except StopIteration:
         raise DataError("The file has no header row.") from None
     except csv.Error as exc:
@@ -359,8 +361,13 @@ def _read_text(data: bytes, prefer_tab: bool) -> Table:
              f"{_DELIMITER_NAMES[delim]}s."]
     options = dict(sep=delim, header=0, names=_unique(names)[0], index_col=False,
                    skip_blank_lines=True)
+    # UTF-8 bytes go to the C parser as they are (no second copy of the text)
+    source = (io.BytesIO(data[3:] if encoding == "UTF-8 with BOM" else data)
+              if encoding in ("UTF-8", "UTF-8 with BOM") else io.StringIO(text))
     try:
-        frame = pd.read_csv(io.StringIO(text), engine="c", low_memory=False, **options)
+        frame = pd.read_csv(source, engine="c", low_memory=False,
+                            encoding="utf-8" if isinstance(source, io.BytesIO) else None,
+                            **options)
     except pd.errors.ParserError:
         bad = []
 

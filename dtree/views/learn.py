@@ -28,12 +28,10 @@ import numpy as np
 import pandas as pd
 
 from . import explain
-from ._classes import DecisionTreeClassifier
-from ._criteria import make_criterion
-from .export import OKABE_ITO
+from .. import DecisionTreeClassifier, OKABE_ITO, make_criterion
 from .orders import root_paths, signatures
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 #: The four impurities of the calculator, in display order.
 CRITERIA = ("entropy", "gini", "misclassification", "taylor2")
 SYMBOL = {**explain.SYMBOL, "taylor2": r"T_2"}
@@ -135,7 +133,7 @@ def impurity_latex(criterion: str, counts=None, probs=None, name="D") -> str:
     """``Sym(D) = formula with the numbers = value``.
 
     With ``counts`` the shares are written as fractions (entropy, Gini and
-    misclassification use :func:`dtree.explain.impurity_latex`, the Grow
+    misclassification use :func:`dtree.views.explain.impurity_latex`, the Grow
     page's formulas); with ``probs`` (the two-class slider) as decimals.
     """
     if (counts is None) == (probs is None):

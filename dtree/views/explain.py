@@ -13,8 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._criteria import make_criterion
-from ._grow import FEATURE_THRESHOLD, sad_prefix
+from .. import FEATURE_THRESHOLD, make_criterion, sad_prefix
 
 #: Symbol of each criterion's impurity, as the textbooks write it.
 SYMBOL = {
@@ -533,7 +532,7 @@ def partition_2d(tree, fx, fy, point) -> pd.DataFrame:
     the tree's encoding: category codes for categorical features), as
     rectangles x0 < x <= x1, y0 < y <= y1.  They tile the plane exactly.
     Columns: node (compact index), x0, x1, y0, y1."""
-    from ._tree import NUMERIC
+    from .. import NUMERIC
 
     point = np.asarray(point, dtype=np.float32)
     row = point[None, :]

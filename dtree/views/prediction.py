@@ -30,8 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._classes import feature_importances
-from ._steps import KIND_NAMES, branch_labels
+from .. import KIND_NAMES, branch_labels, feature_importances
 
 __all__ = ["Branch", "Decision", "LeafShare", "Prediction", "explain_prediction",
            "rule_text", "explanation", "importances_at", "importance_terms",
@@ -582,7 +581,7 @@ def importance_figure(importances, names, lang: str = "en", top: int = 20, heigh
     features; names HTML-escaped)."""
     import plotly.graph_objects as go
 
-    from .export import OKABE_ITO
+    from .. import OKABE_ITO
     from .viz import _layout, _plain
 
     importances = np.asarray(importances, dtype=float)
@@ -611,7 +610,7 @@ def distribution_figure(result: Prediction, lang: str = "en", height: int = 380)
     regressor: one bar per leaf reached (its mean) and the prediction."""
     import plotly.graph_objects as go
 
-    from .export import OKABE_ITO
+    from .. import OKABE_ITO
     from .viz import _layout, _plain, class_colour
 
     zh = lang == "zh"

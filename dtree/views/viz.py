@@ -13,9 +13,8 @@ import re
 
 import numpy as np
 
-from ._tree import NUMERIC
+from .. import NUMERIC, OKABE_ITO, export_graphviz
 from .explain import partition_2d
-from .export import OKABE_ITO, export_graphviz
 
 #: Border colours of the node split in this step and of the next one to split.
 JUST_SPLIT = "#D55E00"  # vermillion
@@ -182,7 +181,7 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
     ``cost_complexity``: the table of ``cost_complexity_table(tree_at(k))``.
     ``fontsize`` defaults to :func:`tree_font_size` of the grown tree.
     ``path``: a sample's prediction path on ``tree_at(k)``, as node indices or
-    (node, weight) pairs (``dtree.prediction``'s ``Prediction.path``): its
+    (node, weight) pairs (``dtree.views.prediction``'s ``Prediction.path``): its
     nodes get a double outline (reddish purple unless the step colours them)
     and its edges are drawn thick in reddish purple, labelled ``w = ...``
     where C4.5 sends a fraction of the sample.

@@ -1,4 +1,4 @@
-"""dtree.exporting: DOT/SVG/PNG/text of the tree at a step, the JSON growth
+"""dtree.views.downloads: DOT/SVG/PNG/text of the tree at a step, the JSON growth
 trace and the offline HTML step-through, on binary (Iris), multiway (ID3 and
 C4.5 on the textbook tables, Chinese labels), regression, NaN and hostile
 names; plus the colour-blind-safe palette of every figure builder."""
@@ -16,9 +16,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dtree import DecisionTreeClassifier, DecisionTreeRegressor, export_graphviz, viz
-from dtree import exporting as ex
-from dtree.export import OKABE_ITO, node_fills
+from dtree import DecisionTreeClassifier, DecisionTreeRegressor, export_graphviz
+from dtree.views import viz
+from dtree.views import downloads as ex
+from dtree import OKABE_ITO, node_fills
 from tests.upload_corpus import HOSTILE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -571,7 +572,7 @@ def test_plotly_class_colours_come_from_okabe_ito(iris, iris_data):
     assert set(fig.data[0].marker.color) <= set(OKABE_ITO)
 
 
-@pytest.mark.parametrize("module", ["viz.py", "export.py", "exporting.py"])
+@pytest.mark.parametrize("module", ["views/viz.py", "_export.py", "views/downloads.py"])
 def test_figure_builders_use_no_colour_outside_the_palette(module):
     """Every colour literal in the figure builders is Okabe-Ito or a grey."""
     source = (ROOT / "dtree" / module).read_text()

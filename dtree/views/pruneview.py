@@ -1,7 +1,7 @@
 """Figures, tables and formulas for the Prune page (post-pruning, shown).
 
-Plain builders: each takes a fitted estimator and the results of
-:mod:`dtree._pruning` and returns a DOT string, a Plotly figure, a DataFrame
+Plain builders: each takes a fitted estimator and the results of dtree's
+pruning functions and returns a DOT string, a Plotly figure, a DataFrame
 or a LaTeX string; nothing here draws or imports Streamlit.  Text meant for
 the reader comes in English or Chinese (``lang="en"`` / ``"zh"``).
 
@@ -10,7 +10,7 @@ Nodes are named everywhere by their id in the tree the sequence started from
 tree and in every table.
 
 User text (feature and class names, categories) reaches DOT only through
-:func:`dtree.export.export_graphviz`, which escapes it; the statements added
+:func:`dtree.export_graphviz`, which escapes it; the statements added
 here to grey out removed nodes contain only node numbers and colours.  The
 Plotly charts contain no user text at all.
 """
@@ -23,9 +23,8 @@ import re
 import numpy as np
 import pandas as pd
 
-from ._pruning import _distinct_subtrees
+from .. import OKABE_ITO, distinct_subtrees
 from .explain import SYMBOL, leaves_under
-from .export import OKABE_ITO
 from .viz import FONT_SIZE, JUST_SPLIT, _layout, drawn_dot, tree_font_size
 
 #: Removed nodes and edges in the full tree: a light fill, grey text and border.
@@ -82,7 +81,7 @@ def _count(x) -> str:
 def subtree_alphas(seq):
     """The distinct pruned trees ``ccp_alpha`` can give: their alphas (increasing,
     alpha 0 first) and how many weakest-link steps each makes."""
-    return _distinct_subtrees(seq)
+    return distinct_subtrees(seq)
 
 
 def alpha_labels(alphas, digits=4):
@@ -457,7 +456,7 @@ def ebp_latex(row, confidence, z) -> list[str]:
     """One decision of error-based pruning with the node's own numbers: its
     U_CF (in the case of Weka's addErrs that applies), the three estimates
     and the tests (the 0.1 is C4.5's).  T_b is the largest branch."""
-    from ._ebp import add_errors
+    from .. import add_errors
 
     N, E = float(row["N"]), float(row["E"])
     leaf, sub, branch = (float(row["errors_leaf"]), float(row["errors_subtree"]),

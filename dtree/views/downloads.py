@@ -21,8 +21,7 @@ import subprocess
 
 import numpy as np
 
-from ._steps import branch_labels
-from .export import OKABE_ITO, export_graphviz, export_text, node_fills
+from .. import branch_labels, export_graphviz, export_text, node_fills
 from .viz import JUST_SPLIT, MAX_DRAWN_NODES, NEXT_SPLIT, impurity_label, short, step_dot
 from .viz import tree_layout
 
@@ -107,7 +106,7 @@ def _classes(model):
 def tree_dot(model, step: int, *, style: str = "app", lang: str = "en") -> str:
     """DOT source of ``model.tree_at(step)``.
 
-    ``style="app"``: the drawing the app shows (:func:`dtree.viz.step_dot`:
+    ``style="app"``: the drawing the app shows (:func:`dtree.views.viz.step_dot`:
     node ids, gains, the nodes split in this step and next outlined);
     ``style="plain"``: a clean ``export_graphviz`` of the tree.  Both get a
     white background, so that the SVG/PNG read well in any viewer.

