@@ -261,12 +261,15 @@ class CandidateBlock:
     ``categorical[(f, s)]`` holds, for categorical candidates, the branch map
     (category code -> child position, -1 if absent) and each child's size,
     weight and impurity.
+
+    J48's blocks (``dtree._j48``) also set ``j48``: a dict of (F, S) arrays
+    of J48's own numbers (see ``dtree._steps.J48_COLUMNS``); other blocks leave it unset.
     """
 
     __slots__ = ("evaluated", "kind", "threshold", "gain", "split_info", "n_left", "n_right",
                  "weight_left", "weight_right", "impurity_left", "impurity_right",
                  "improvement", "n_node", "missing_child", "missing_fraction",
-                 "categorical", "eligible")
+                 "categorical", "eligible", "j48")
 
 
 # --------------------------------------------------------------------------
@@ -1292,9 +1295,169 @@ def grow_nodes(prob, nodes, root_impurity, max_splits, record, growth):
 
 
 def grow_weighted(prob, nodes, root_impurity, max_splits, record, growth):
-    """C4.5's missing-value rule: node by node, each node searched on its own
-    copy of its rows, where a row with a missing value for a split feature
-    has gone down every branch with a share of its weight."""
+    """C4.5's missing-value rule: each node is searched on its own copy of its
+    rows, where a row with a missing value for a split feature has gone down
+    every branch with a share of its weight.
+
+    A node's split depends only on its own rows, so the whole tree is grown
+    level by level, every node of a level searched and routed in one batch
+    (:func:`_grow_weighted_levels`); the growth order (node ids, split
+    order, leaf budget) is then replayed on the grown nodes
+    (:func:`_replay`).  Random feature draws (``max_features``, the random
+    splitter) and absolute error keep the node-by-node growth, whose draws
+    follow the growth order.
+    """
+    if (prob.max_features < prob.n_features or prob.random_splitter
+            or prob.criterion.needs_samples):
+        return _grow_weighted_nodes(prob, nodes, root_impurity, max_splits, record, growth)
+    grown = Nodes(nodes.d)
+    _grow_weighted_levels(prob, grown, root_impurity, record)
+    return _replay(grown, nodes, max_splits, growth)
+
+
+def _grow_weighted_levels(prob, nodes, root_impurity, record):
+    """Every split of the C4.5 tree, level by level (breadth-first ids)."""
+    n = prob.n_samples
+    ids = nodes.add(parent=np.array([-1]), depth=np.array([0]), n=np.array([n]),
+                    stats=prob.stats.sum(axis=1)[None, :],
+                    impurity=np.array([root_impurity]))
+    reason = presearch_reason(prob, ids, nodes)
+    nodes.reason[ids] = reason
+    if reason[0]:
+        return
+    ids, samples, weights, sizes = ids, np.arange(n), prob.w.copy(), np.array([n])
+    root_order = np.argsort(prob.X, axis=1, kind="stable")  # missing last
+    while len(ids):
+        starts = np.cumsum(sizes) - sizes
+        sub = prob.subproblem(samples, weights)
+        P = _level_orders(root_order, samples, sizes)
+        search(sub, nodes, P, starts, sizes, ids, record)
+        split = nodes.has_split[ids]
+        if not split.any():
+            break
+        ids, samples, weights, sizes = _route_weighted(prob, nodes, ids, samples, weights,
+                                                       sizes, split)
+
+
+def _level_orders(root_order, samples, sizes):
+    """Each node's entries sorted by each feature (missing last, ties in row
+    order), shape (F, len(samples)), from the rows' order at the root: the
+    entries are listed in the rows' root order, then grouped by node with a
+    stable sort on small integers (a radix sort), so nothing is compared."""
+    n = root_order.shape[1]
+    total = len(samples)
+    by_row = np.argsort(samples, kind="stable")  # a row's entries, together
+    count = np.bincount(samples, minlength=n)
+    row_start = np.cumsum(count) - count
+    node_of = np.repeat(np.arange(len(sizes)), sizes)
+    node_of = node_of.astype(np.uint16 if len(sizes) < 1 << 16 else np.int64)
+    if total == n and np.array_equal(samples, np.arange(n)):  # the root
+        return root_order.copy()
+    P = np.empty((root_order.shape[0], total), dtype=np.intp)
+    for f, rows in enumerate(root_order):
+        c = count[rows]
+        first = np.repeat(row_start[rows], c)
+        within = np.arange(total) - np.repeat(np.cumsum(c) - c, c)
+        entries = by_row[first + within]  # in root order
+        P[f] = entries[np.argsort(node_of[entries], kind="stable")]
+    return P
+
+
+def _route_weighted(prob, nodes, ids, samples, weights, sizes, split):
+    """Create the children of the split nodes of a level; return the next
+    level: the searchable children, their rows and weights (the known rows
+    of each branch in order, then the rows with a missing value, each with
+    the branch's share of its weight) and their sizes."""
+    seg = np.repeat(np.arange(len(ids)), sizes)
+    moving = split[seg]
+    seg, samples, weights = seg[moving], samples[moving], weights[moving]
+    parents = ids[split]
+    where = np.full(len(ids), -1)
+    where[split] = np.arange(len(parents))
+    seg = where[seg]  # index among the split nodes
+    slot, known = branch_slots(prob, samples, nodes, parents[seg], resolve_missing=False)
+    n_kids = n_branches(nodes, parents)
+    offset = np.cumsum(n_kids) - n_kids
+    total = int(n_kids.sum())
+    known_w = np.bincount(offset[seg[known]] + slot[known], weights=weights[known],
+                          minlength=total)
+    parent_known = np.array([known_w[a:a + k].sum() for a, k in zip(offset, n_kids)])
+    share = known_w / np.repeat(parent_known, n_kids)
+    # the known rows go to their branch, the missing ones to every branch
+    miss = np.flatnonzero(~known)
+    reps = n_kids[seg[miss]]
+    rep = np.repeat(miss, reps)
+    within = np.arange(len(rep)) - np.repeat(np.cumsum(reps) - reps, reps)
+    rep_child = np.repeat(offset[seg[miss]], reps) + within
+    child = np.concatenate([offset[seg[known]] + slot[known], rep_child])
+    entry = np.concatenate([np.flatnonzero(known), rep])
+    w = np.concatenate([weights[known], weights[rep] * share[rep_child]])
+    by_child = np.argsort(child, kind="stable")
+    child, entry, w = child[by_child], entry[by_child], w[by_child]
+    positive = w > 0
+    child, entry, w = child[positive], entry[positive], w[positive]
+    rows = samples[entry]
+    counts = np.bincount(child, minlength=total)
+    frac = w / prob.w[rows]
+    stats = np.stack([np.bincount(child, weights=prob.stats[j][rows] * frac, minlength=total)
+                      for j in range(prob.stats.shape[0])], axis=1)
+    kids = Children(n_kids, counts, stats, share)
+    kids.count = np.bincount(child, weights=frac, minlength=total)
+    children, searchable = create_children(prob, nodes, parents, kids)
+    keep = searchable & (counts > 0)
+    take = keep[child]
+    return children[keep], rows[take], w[take], counts[keep]
+
+
+def _replay(grown, nodes, max_splits, growth):
+    """Number the nodes of a fully grown tree as ``growth`` creates them
+    (children with consecutive ids when their parent is split) and return
+    the split order; with a leaf budget, the nodes split beyond it stay
+    leaves ("leaf budget") and their children are never created."""
+    old_of = [0]  # final id -> id in ``grown``
+    order, over = [], []
+    frontier = _Frontier(growth)
+    if grown.has_split[0]:
+        frontier.push(0, grown.improvement[0])
+    budget = np.inf if max_splits is None else max_splits
+    first, n_kids, has_split = grown.first_child, grown.n_children, grown.has_split
+    while frontier:
+        node = frontier.pop()
+        if budget <= 0:
+            over.append(node)
+            continue
+        budget -= 1
+        order.append(node)
+        t0, k = int(first[old_of[node]]), int(n_kids[old_of[node]])
+        kid0 = len(old_of)
+        old_of.extend(range(t0, t0 + k))
+        ready = [kid0 + i for i in range(k) if has_split[t0 + i]]
+        # a stack pops the last pushed: push in reverse so the first child is split first
+        for kid in (ready[::-1] if growth == "depth_first" else ready):
+            frontier.push(kid, grown.improvement[old_of[kid]])
+    old = np.array(old_of)
+    new_of = np.full(grown.size, -1)
+    new_of[old] = np.arange(len(old))
+    nodes._reserve(len(old))
+    nodes.size = len(old)
+    for name in list(Nodes._FIELDS) + ["stats", "share"]:
+        getattr(nodes, name)[:len(old)] = getattr(grown, name)[old]
+    nodes.parent[:len(old)] = np.where(old > 0, new_of[grown.parent[old]], -1)
+    split = np.zeros(len(old), dtype=bool)
+    split[order] = True
+    nodes.first_child[:len(old)] = np.where(split, new_of[np.maximum(grown.first_child[old], 0)],
+                                            -1)
+    nodes.n_children[:len(old)] = np.where(split, grown.n_children[old], 0)
+    nodes.reason[over] = _R["leaf budget"]
+    nodes.branch_of_code = {int(new_of[o]): v for o, v in grown.branch_of_code.items()
+                            if new_of[o] >= 0}
+    nodes.candidates = {int(new_of[o]): v for o, v in grown.candidates.items()
+                        if new_of[o] >= 0}
+    return order
+
+
+def _grow_weighted_nodes(prob, nodes, root_impurity, max_splits, record, growth):
+    """:func:`grow_weighted` node by node, in the growth order."""
     ids, _, searchable = _root(prob, nodes, root_impurity)
     order = []
     if not searchable:

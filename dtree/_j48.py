@@ -69,6 +69,44 @@ def info_gain(bags, total, old_ent=None):
         return np.where(np.abs(numerator) < SMALL, 0.0, numerator / known)
 
 
+def _flat_sum(terms):
+    """The sum of ``terms`` (arrays) in the order NumPy sums a short
+    contiguous axis (pairwise, with 8 accumulators from 8 terms on), so that
+    the result is bit for bit ``np.stack(terms, -1).sum(-1)``, without
+    NumPy's slow reduction over a short axis.  Up to 128 terms."""
+    n = len(terms)
+    if n < 8:
+        out = terms[0].copy()
+        for t in terms[1:]:
+            out += t
+        return out
+    acc = [terms[j].copy() for j in range(8)]
+    i = 8
+    while i < n - n % 8:
+        for j in range(8):
+            acc[j] += terms[i + j]
+        i += 8
+    out = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+    for t in terms[i:]:
+        out += t
+    return out
+
+
+def info_gain_cuts(left, right, total, old_ent):
+    """:func:`info_gain` of many two-way cuts, bit for bit, from the class
+    weights of the two sides as (classes, cuts) arrays."""
+    k = left.shape[0]
+    if 2 * k > 128:
+        return info_gain(np.stack([left.T, right.T], axis=1), total, old_ent)
+    known = _flat_sum(list(left) + list(right))
+    per_class = _flat_sum(list(_xlog2x(left)) + list(_xlog2x(right)))
+    per_bag = _xlog2x(_flat_sum(list(left))) + _xlog2x(_flat_sum(list(right)))
+    new_ent = -(per_class - per_bag)
+    numerator = (old_ent - new_ent) * (1.0 - (total - known) / total)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(np.abs(numerator) < SMALL, 0.0, numerator / known)
+
+
 def split_info(bags, total):
     """The split information in bits, the missing weight as one more branch
     (GainRatioSplitCrit.splitEnt / total)."""
@@ -101,11 +139,45 @@ def first_better(values, start=0.0):
     return idx
 
 
+#: Why an attribute cannot split a node (its ``rejected``), "" when it can.
+MIN_OBJECTS = "fewer than 2 branches with >= min_objects rows"
+REJECTED = ("", MIN_OBJECTS, "no cut point", "MDL penalty >= gain", "gain ratio 0")
+
+
+def _first_better_rows(values, rows, cols, shape):
+    """:func:`first_better` of each row of a sparse (rows, cols) layout of
+    ``values`` (row-major order), as each row's index among its own values."""
+    grid = np.full(shape, -np.inf)
+    grid[rows, cols] = values
+    prior = np.full(shape, -np.inf)
+    np.maximum.accumulate(grid[:, :-1], axis=1, out=prior[:, 1:])
+    # only running records can win, and only those above SMALL (the loop starts at 0)
+    record = np.flatnonzero((grid > prior)[rows, cols] & (values > SMALL))
+    start = np.searchsorted(rows, np.arange(shape[0]))
+    best = np.full(shape[0], -1)
+    if not len(record):
+        return best
+    rec_rows, rec_values = rows[record], values[record]
+    # records rise; where each rises by more than SMALL over the one before, the
+    # loop takes every one and ends on the last: only other rows need the loop
+    same_row = rec_rows[1:] == rec_rows[:-1]
+    close = same_row & (rec_values[1:] - rec_values[:-1] <= SMALL)
+    last = np.r_[~same_row, True]
+    best[rec_rows[last]] = record[last] - start[rec_rows[last]]
+    for r in np.unique(rec_rows[1:][close]).tolist():
+        best_value, mine = 0.0, record[rec_rows == r]
+        for i, v in zip(mine.tolist(), values[mine].tolist()):
+            if v - best_value > SMALL:
+                best_value, best[r] = v, i - start[r]
+    return best
+
+
 class Candidate:
     """One attribute's best split of a node (C45Split), or why it has none."""
 
-    __slots__ = ("feature", "nominal", "valid", "gain", "raw_gain", "ratio", "split_info",
-                 "threshold", "cut", "n_cuts", "bags", "known_weight", "total")
+    __slots__ = ("feature", "nominal", "valid", "gain", "raw_gain", "penalty", "ratio",
+                 "split_info", "threshold", "cut", "n_cuts", "bags", "known_weight", "total",
+                 "min_split", "rejected")
 
     def __init__(self, feature, nominal):
         self.feature = feature
@@ -113,12 +185,15 @@ class Candidate:
         self.valid = False
         self.gain = self.ratio = self.split_info = 0.0
         self.raw_gain = np.nan
+        self.penalty = np.nan  # rule 5: log2(n_cuts) / W, numeric attributes only
         self.threshold = np.nan
         self.cut = np.nan
         self.n_cuts = 0
         self.bags = None
         self.known_weight = 0.0
         self.total = 0.0
+        self.min_split = np.nan  # the least weight each branch must get
+        self.rejected = ""  # why the attribute cannot split: one of REJECTED
 
 
 class J48Data:
@@ -139,6 +214,11 @@ class J48Data:
         self.in_average = ~many | self.all_many
         self.sorted_values = [None if self.nominal[f] else
                               np.sort(X[~np.isnan(X[:, f]), f]) for f in range(X.shape[1])]
+        self.numeric = np.flatnonzero(~self.nominal)
+        # numeric attributes feature-major, and each one's row order (stable,
+        # missing last): nodes carry these orders down, so nothing is sorted again
+        self.Xt = np.ascontiguousarray(X[:, self.numeric].T)
+        self.root_order = np.argsort(self.Xt, axis=1, kind="stable")
 
     def class_dist(self, rows, weights):
         return np.bincount(self.codes[rows], weights=weights, minlength=self.k)
@@ -155,7 +235,9 @@ class J48Data:
         cand.bags = bags
         cand.known_weight = float(bags.sum())
         cand.total = total
+        cand.min_split = self.M
         if np.sum(bags.sum(axis=1) >= self.M - SMALL) < 2:
+            cand.rejected = MIN_OBJECTS
             return cand
         cand.valid = True
         cand.gain = float(info_gain(bags, total))
@@ -180,8 +262,10 @@ class J48Data:
             min_split = self.M
         elif min_split - 25 > SMALL:
             min_split = 25.0
+        cand.min_split = min_split
         n_known = len(xs)
         if 2 * min_split - n_known > SMALL:
+            cand.rejected = MIN_OBJECTS
             return cand
         onehot = np.zeros((n_known, self.k))
         onehot[np.arange(n_known), cs] = ws
@@ -189,21 +273,27 @@ class J48Data:
         all_known = left[-1] if n_known else np.zeros(self.k)
         # a cut after sorted position i (before i + 1) where the values differ
         cut_at = np.flatnonzero(xs[:-1] + 1e-5 < xs[1:])
+        if not len(cut_at):
+            cand.rejected = "no cut point"
+            return cand
         lw = left[cut_at].sum(axis=1)
         rw = known_w - lw
         ok = (lw >= min_split - SMALL) & (rw >= min_split - SMALL)
         cut_at = cut_at[ok]
         cand.n_cuts = len(cut_at)
         if not len(cut_at):
+            cand.rejected = MIN_OBJECTS
             return cand
         bags = np.stack([left[cut_at], all_known[None, :] - left[cut_at]], axis=1)
         gains = info_gain(bags, total, old_ent=_old_ent(all_known))
         best = first_better(gains)
         raw = float(gains[best]) if best >= 0 else 0.0
-        gain = raw - math.log2(len(cut_at)) / total  # rule 5, the MDL penalty
+        cand.penalty = math.log2(len(cut_at)) / total  # rule 5, the MDL penalty
+        gain = raw - cand.penalty
         cand.raw_gain = raw
         if gain < SMALL:
             cand.gain = gain
+            cand.rejected = REJECTED[3]
             return cand
         i = int(cut_at[best])
         mid = (xs[i + 1] + xs[i]) / 2.0
@@ -221,14 +311,108 @@ class J48Data:
         cand.ratio = gain_ratio(gain, cand.split_info, total)
         return cand
 
+    def numeric_candidates(self, rows, weights, total, order):
+        """:meth:`numeric_candidate` of every numeric attribute at once.
+
+        ``order`` (numeric attributes, len(rows)) holds, for each attribute,
+        the positions in ``rows`` sorted by its value (stable, missing last),
+        as :func:`child_orders` carries them down the tree.
+        """
+        F, m, k = len(self.numeric), len(rows), self.k
+        cands = [Candidate(int(f), False) for f in self.numeric]
+        if not F:
+            return cands
+        xs = np.take_along_axis(self.Xt[:, rows], order, axis=1)  # (F, m) sorted
+        n_known = m - np.isnan(xs).sum(axis=1)
+        ws = weights[order]
+        cs = self.codes[rows][order]
+        # left[c, f, i]: the weight of class c among sorted rows 0..i of attribute f
+        left = np.empty((k, F, m))
+        for c in range(k):
+            np.cumsum(np.where(cs == c, ws, 0.0), axis=1, out=left[c])
+        last = np.maximum(n_known - 1, 0)
+        all_known = left[:, np.arange(F), last].T * (n_known > 0)[:, None]  # (F, k)
+        # (summed as a plain sum of each attribute's known weights, as before)
+        known_weights = [float(ws[j, :n_known[j]].sum()) for j in range(F)]
+        lw = left[:, :, :-1].sum(axis=0)
+        ok = xs[:, :-1] + 1e-5 < xs[:, 1:]  # a cut between distinct known values (rule 4)
+        for j, cand in enumerate(cands):
+            nk = int(n_known[j])
+            cand.total = total
+            known_w = float(known_weights[j])
+            cand.known_weight = known_w
+            min_split = 0.1 * known_w / k
+            if min_split - self.M < SMALL:
+                min_split = self.M
+            elif min_split - 25 > SMALL:
+                min_split = 25.0
+            cand.min_split = min_split
+            if 2 * min_split - nk > SMALL:
+                cand.rejected = MIN_OBJECTS
+                ok[j] = False
+            elif not ok[j].any():
+                cand.rejected = "no cut point"
+            else:
+                ok[j] &= (lw[j] >= min_split - SMALL) & (known_w - lw[j] >= min_split - SMALL)
+        fi, ii = np.nonzero(ok)
+        if not len(fi):
+            for cand in cands:
+                cand.rejected = cand.rejected or MIN_OBJECTS
+            return cands
+        at_cut = left[:, fi, ii]  # (k, cuts)
+        gains = info_gain_cuts(at_cut, all_known[fi].T - at_cut, total,
+                               _old_ent(all_known)[fi])
+        bounds = np.searchsorted(fi, np.arange(F + 1))
+        best_of = _first_better_rows(gains, fi, ii, ok.shape)
+        for j, cand in enumerate(cands):
+            a, b = bounds[j], bounds[j + 1]
+            cand.n_cuts = int(b - a)
+            if not cand.n_cuts:
+                cand.rejected = cand.rejected or MIN_OBJECTS
+                continue
+            best = best_of[j]
+            raw = float(gains[a + best]) if best >= 0 else 0.0
+            cand.penalty = math.log2(cand.n_cuts) / total  # rule 5, the MDL penalty
+            gain = raw - cand.penalty
+            cand.raw_gain = raw
+            if gain < SMALL:
+                cand.gain = gain
+                cand.rejected = REJECTED[3]
+                continue
+            i = int(ii[a + best])
+            x = xs[j]
+            mid = (x[i + 1] + x[i]) / 2.0
+            if mid == x[i + 1]:
+                mid = x[i]
+            cand.cut = mid
+            # rule 6: the largest training value (whole set) <= the midpoint
+            values = self.sorted_values[cand.feature]
+            cand.threshold = float(values[np.searchsorted(values, mid + SMALL, side="left") - 1])
+            final = np.stack([left[:, j, i], all_known[j] - left[:, j, i]])
+            cand.bags = final
+            cand.valid = True
+            cand.gain = gain
+            cand.split_info = split_info(final, total)
+            cand.ratio = gain_ratio(gain, cand.split_info, total)
+        return cands
+
     # -- rule 7: the choice ----------------------------------------------------------
 
-    def select(self, rows, weights):
-        """(best Candidate or None, every Candidate, eligible mask)."""
+    def select(self, rows, weights, order=None):
+        """(best Candidate or None, every Candidate, eligible mask).  With
+        ``order`` (see :meth:`numeric_candidates`) the numeric attributes are
+        searched together, on orders carried down the tree."""
         total = float(weights.sum())
-        cands = [self.nominal_candidate(f, rows, weights, total) if self.nominal[f]
-                 else self.numeric_candidate(f, rows, weights, total)
-                 for f in range(self.X.shape[1])]
+        if order is None:
+            cands = [self.nominal_candidate(f, rows, weights, total) if self.nominal[f]
+                     else self.numeric_candidate(f, rows, weights, total)
+                     for f in range(self.X.shape[1])]
+        else:
+            cands = [None] * self.X.shape[1]
+            for c in self.numeric_candidates(rows, weights, total, order):
+                cands[c.feature] = c
+            for f in np.flatnonzero(self.nominal):
+                cands[f] = self.nominal_candidate(int(f), rows, weights, total)
         valid = np.array([c.valid for c in cands])
         counted = valid & self.in_average
         eligible = np.zeros(len(cands), dtype=bool)
@@ -266,18 +450,31 @@ class J48Data:
             mine = branch == b
             take = mine | (missing & (share[b] > SMALL))
             w = np.where(mine, weights, weights * share[b])[take]
-            out.append((rows[take], w))
+            out.append((rows[take], w, take))
         return out, share
+
+
+def child_orders(order, take):
+    """The sorted orders of a child whose rows are the parent's ``rows[take]``:
+    each attribute's order with the rows left out dropped, renumbered."""
+    if order is None:
+        return None
+    if not order.shape[0]:  # no numeric attribute
+        return np.zeros((0, int(take.sum())), dtype=order.dtype)
+    keep = take[order]  # (F, m)
+    position = np.cumsum(take) - 1
+    return position[order[keep].reshape(order.shape[0], -1)]
 
 
 class GrownNode:
     """A node of the grown J48 tree (before it is written into arrays)."""
 
     __slots__ = ("rows", "weights", "dist", "split", "cands", "eligible", "children",
-                 "share", "reason")
+                 "share", "reason", "order")
 
-    def __init__(self, rows, weights, dist):
+    def __init__(self, rows, weights, dist, order=None):
         self.rows, self.weights, self.dist = rows, weights, dist
+        self.order = order  # numeric attributes' sorted positions, while growing
         self.split = None
         self.cands = None
         self.eligible = None
@@ -302,26 +499,40 @@ class GrownNode:
         self.reason = reason
 
 
+def leaf_reason(cands):
+    """Why a searched node has no split: the minimum-objects rule when it is
+    what stopped every attribute that varies in the node."""
+    why = {c.rejected for c in cands}
+    if not any(c.valid for c in cands) and why <= {MIN_OBJECTS, "no cut point"} \
+            and MIN_OBJECTS in why:
+        return MIN_OBJECTS
+    return "no valid split"
+
+
 def grow(data, rows, weights):
     """The unpruned J48 tree (rules 1-8), collapsed (rule 9)."""
-    root = GrownNode(rows, weights, data.class_dist(rows, weights))
+    order = data.root_order[:, rows] if len(rows) == data.X.shape[0] and \
+        np.array_equal(rows, np.arange(len(rows))) else None
+    root = GrownNode(rows, weights, data.class_dist(rows, weights), order)
     stack = [root]
     while stack:
         node = stack.pop()
+        order, node.order = node.order, None  # (only needed while growing)
         total = node.total
         if total < 2 * data.M - SMALL:
-            node.reason = "fewer than 2 branches with >= min_objects rows"
+            node.reason = MIN_OBJECTS
             continue
         if abs(total - node.dist.max()) < SMALL:
             node.reason = "pure"
             continue
-        best, node.cands, node.eligible = data.select(node.rows, node.weights)
+        best, node.cands, node.eligible = data.select(node.rows, node.weights, order)
         if best is None:
-            node.reason = "no valid split"
+            node.reason = leaf_reason(node.cands)
             continue
         node.split = best
         branches, node.share = data.route(best, node.rows, node.weights)
-        node.children = [GrownNode(r, w, data.class_dist(r, w)) for r, w in branches]
+        node.children = [GrownNode(r, w, data.class_dist(r, w), child_orders(order, take))
+                         for r, w, take in branches]
         stack.extend(node.children[::-1])
     collapse(root)
     return root
@@ -367,19 +578,38 @@ def _candidate_block(node, data, n_node):
     cb.n_node = np.array([n_node])
     cb.eligible = node.eligible[:, None].copy()
     total = node.total
+    extra = {name: np.full((F, 1), np.nan) for name in
+             ("gain_before_mdl", "mdl_penalty", "n_cuts", "split_info_unknown",
+              "min_branch_weight")}
+    extra["rejected"] = np.full((F, 1), "", dtype=object)
+    extra["children_known_weight"] = np.empty((F, 1), dtype=object)
+    cb.j48 = extra
+    X_node = data.X[node.rows]
+    n_missing = np.isnan(X_node).sum(axis=0)
     for c in node.cands:
         f = c.feature
         cb.missing_fraction[f, 0] = 1.0 - c.known_weight / total if total > 0 else 0.0
+        extra["rejected"][f, 0] = c.rejected
+        extra["min_branch_weight"][f, 0] = c.min_split
+        if not c.nominal and c.n_cuts:
+            extra["n_cuts"][f, 0] = c.n_cuts
+            extra["gain_before_mdl"][f, 0] = c.raw_gain
+            extra["mdl_penalty"][f, 0] = c.penalty
+        if c.bags is not None:
+            extra["children_known_weight"][f, 0] = tuple(float(v) for v in c.bags.sum(axis=1))
         if not c.valid:
             continue
+        unknown = total - c.known_weight
+        extra["split_info_unknown"][f, 0] = (
+            -unknown / total * math.log2(unknown / total) if unknown > SMALL else 0.0)
         cb.gain[f, 0] = c.gain
         cb.split_info[f, 0] = c.split_info
         per_bag = c.bags.sum(axis=1)
         grown = per_bag * (total / per_bag.sum())  # missing rows added by share
         imp = np.array([_entropy(b) for b in c.bags])
         cb.missing_child[f, 0] = int(np.argmax(per_bag))
-        x = data.X[node.rows, f]
-        n_miss = int(np.isnan(x).sum())
+        x = X_node[:, f]
+        n_miss = int(n_missing[f])
         if c.nominal:
             counts = np.bincount(x[~np.isnan(x)].astype(np.intp), minlength=len(per_bag))
             n_grown = counts + np.where(per_bag > SMALL, n_miss, 0)

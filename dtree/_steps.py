@@ -159,6 +159,24 @@ def categorical_branch_labels(branch, labels):
     return out
 
 
+#: The columns a J48 tree's candidate tables add (``algorithm="j48"``), one
+#: value per attribute of the node.
+J48_COLUMNS = {
+    "gain_before_mdl": "a numeric attribute's gain at its best cut before the MDL "
+                       "penalty (already times the known fraction)",
+    "mdl_penalty": "log2(n_cuts) / W, subtracted from that gain (W: the node's weight, "
+                   "rows with a missing value included)",
+    "n_cuts": "the number of admissible cuts of a numeric attribute",
+    "split_info_unknown": "the split information's term for the rows with an unknown "
+                          "value, counted as one more branch: -(W_?/W) log2(W_?/W)",
+    "children_known_weight": "each branch's weight of rows with a known value",
+    "min_branch_weight": "the least weight a branch must get: min_objects for a nominal "
+                         "attribute, minSplit (0.1 x known weight / classes, clamped to "
+                         "[min_objects, 25]) for a numeric one",
+    "rejected": "why the attribute cannot split the node ('' if it can)",
+}
+
+
 def candidate_frame(block, col, names, category_labels, chosen, by_ratio):
     """The per-feature table of one node's search, best first."""
     import pandas as pd
@@ -209,6 +227,10 @@ def candidate_frame(block, col, names, category_labels, chosen, by_ratio):
             "chosen": bool(f == chosen),
         })
     frame = pd.DataFrame(rows)
+    extra = getattr(block, "j48", None)
+    if extra is not None and not frame.empty:
+        for name, values in extra.items():
+            frame[name] = [values[f, col] for f in feats]
     if frame.empty:
         return frame
     key = "gain_ratio" if by_ratio else "gain"

@@ -438,6 +438,8 @@ def node_details(tree, i, nid, step):
         reason = md(reason_text(full.stop_reason[nid] or "leaf"))
         st.markdown(tr(f"A leaf of the final tree (it stops because of: {reason}).",
                        f"最终决策树的叶结点（停止划分的原因：{reason}）。"))
+        if full.stop_reason[nid] == MIN_OBJECTS:
+            min_objects_leaf(full, nid)
 
     crit = fit.criterion
     classifier = hasattr(model, "classes_")
@@ -453,8 +455,11 @@ def node_details(tree, i, nid, step):
     w = full.weighted_n_node_samples
     child_w = [w[c] for c in s.children]
     known = known_fraction(s)
+    row = j48_row(s)
+    penalised = row is not None and np.isfinite(row["mdl_penalty"])
     st.latex(explain.branches_gain_latex(crit, w[s.node], child_w, s.impurity,
-                                         s.children_impurity, s.gain, known))
+                                         s.children_impurity,
+                                         row["gain_before_mdl"] if penalised else s.gain, known))
     if known < 1.0:
         st.caption(tr(f"C4.5's rule for missing values: ρ = {known:.3f} of this node's "
                       "weight has a known value of the feature; the gain is computed on those "
@@ -471,13 +476,99 @@ def node_details(tree, i, nid, step):
         branches += "…" if len(s.branches) > 8 else ""
         st.caption(tr(f"D_v: the rows in branch v ({branches}).",
                       f"D_v：第 v 个分支中的样本（{branches}）。"))
-    if crit == "gain_ratio":
+    if row is not None:
+        j48_rules(s, row, w[s.node], penalised)
+    elif crit == "gain_ratio":
         for line in explain.branches_split_info_latex(w[s.node], child_w, s.split_info,
                                                       s.gain, s.gain_ratio):
             st.latex(line)
     st.latex(latex_words(explain.improvement_latex(w[s.node], w[0], s.gain,
                                                    s.improvement)))
     return s
+
+
+#: The stop reason of J48's minimum-objects rule (dtree's stop_reason).
+MIN_OBJECTS = "fewer than 2 branches with >= min_objects rows"
+
+
+def j48_row(s):
+    """The chosen row of a J48 step's candidate table (with J48's own
+    columns), or None for the other algorithms."""
+    if getattr(model, "algorithm", None) != "j48":
+        return None
+    cand = s.candidates
+    if cand is None or "mdl_penalty" not in cand.columns:
+        return None
+    chosen = cand[cand["chosen"]]
+    return chosen.iloc[0] if len(chosen) else None
+
+
+def j48_rules(s, row, weight, penalised):
+    """J48's rules beyond the textbook's, with the node's numbers: the MDL
+    penalty on a numeric gain, and the rows with an unknown value as one
+    more branch of the split information."""
+    known_w = row["children_known_weight"]
+    unknown = weight - float(np.sum(known_w))
+    if unknown > 1e-6:
+        st.latex(explain.known_fraction_latex(weight, float(np.sum(known_w))))
+    if penalised:
+        st.latex(explain.mdl_gain_latex(weight, row["n_cuts"], row["gain_before_mdl"], s.gain))
+        st.caption(tr(
+            f"J48's MDL penalty: choosing among C = {int(row['n_cuts'])} admissible cuts "
+            f"costs log₂ C / |D| = {row['mdl_penalty']:.4f} bits of gain (|D| counts the rows "
+            "with a missing value too). The gain ratio divides the penalised gain g′.",
+            f"J48 的 MDL 惩罚：在 C = {int(row['n_cuts'])} 个可选切分点中选一个，信息增益要减去 "
+            f"log₂ C / |D| = {row['mdl_penalty']:.4f}（|D| 也计入缺失值样本）。"
+            "信息增益比用惩罚后的增益 g′ 计算。"))
+    info, ratio = explain.unknown_split_info_latex(weight, known_w, s.split_info, s.gain,
+                                                   s.gain_ratio, penalised)
+    st.latex(info)
+    st.latex(ratio)
+    if unknown > 1e-6:
+        st.caption(tr(
+            f"J48 counts the rows with an unknown value (|D_?| = {unknown:.2f}) as one more "
+            f"branch of the split information: its term is {row['split_info_unknown']:.4f}. "
+            f"The gain is computed on the known rows and scaled by ρ = "
+            f"{1 - row['missing_fraction']:.4f}.",
+            f"J48 把取值未知的样本（|D_?| = {unknown:.2f}）算作分裂信息中多出的一个分支："
+            f"它的那一项是 {row['split_info_unknown']:.4f}。信息增益在取值已知的样本上计算，"
+            f"再乘以 ρ = {1 - row['missing_fraction']:.4f}。"))
+
+
+def min_objects_leaf(full, nid):
+    """Why J48's minimum-objects rule stops this leaf, with its numbers."""
+    weight = float(full.weighted_n_node_samples[nid])
+    m = float(model.min_objects)
+    if weight < 2 * m - 1e-6:
+        st.latex(explain.min_objects_latex(weight, m))
+        st.caption(tr(f"Two branches of at least M = {m:g} rows each need 2M rows; this node "
+                      f"has {weight:.2f}.",
+                      f"两个分支各至少 M = {m:g} 个样本，共需 2M 个；该结点只有 {weight:.2f}。"))
+        return
+    cand = model.candidates(nid)
+    if cand is None:
+        return
+    st.caption(tr("No feature can give two branches their minimum weight here (a nominal "
+                  "feature: M rows of known value in at least 2 branches; a numeric one: "
+                  "minSplit on each side of some cut):",
+                  "这里没有特征能让两个分支各达到最小权重（类别特征：至少 2 个分支各有 M 个取值"
+                  "已知的样本；数值特征：某个切分点两侧各至少 minSplit）："))
+    st.table(arrow(min_objects_table(cand)), hide_index=True)
+
+
+def min_objects_table(cand):
+    """Each feature's known weight per branch against its minimum (text)."""
+    def weights(v):
+        return "–" if v is None or not isinstance(v, tuple) else \
+            " | ".join(f"{x:.2f}" for x in v)
+    return pd.DataFrame({
+        tr("feature", "特征"): [md(viz.short(f, 48)) for f in cand["feature"]],
+        tr("known weight per branch", "各分支已知权重"):
+            [weights(v) for v in cand["children_known_weight"]],
+        tr("minimum per branch", "每个分支的最小权重"):
+            [f"{v:.2f}" for v in cand["min_branch_weight"]],
+        tr("why not", "不能划分的原因"): [reason_text(r) if r else "" for r in cand["rejected"]],
+    })
 
 
 #: The words inside dtree.views.explain's formulas, in Chinese.
@@ -539,7 +630,31 @@ def candidate_table(cand, markdown=True):
         table[tr("rows right", "右侧样本数")] = [fmt(v, ".0f") for v in cand["n_right"]]
     if (cand["missing_fraction"] > 0).any():
         table[tr("missing", "缺失比例")] = [fmt(v, ".1%") for v in cand["missing_fraction"]]
+    if "mdl_penalty" in cand.columns:
+        j48_columns(cand, table, fmt)
     return pd.DataFrame(table)
+
+
+def j48_columns(cand, table, fmt):
+    """J48's numbers per candidate: the gain before and after the MDL penalty
+    (numeric features), the known fraction and the unknown branch's term of
+    the split information, and why a feature cannot split."""
+    gain_name = tr("gain", "信息增益" if fit.criterion in ENTROPIES else "增益")
+    before, penalty = cand["gain_before_mdl"], cand["mdl_penalty"]
+    # a feature the penalty rejects shows its penalised gain (<= 0) as well
+    table[gain_name] = [fmt(g if np.isfinite(g) else b - p, ".4f")
+                        for g, b, p in zip(cand["gain"], before, penalty)]
+    if np.isfinite(penalty).any():
+        table[tr("gain before MDL", "MDL 惩罚前的增益")] = [fmt(v, ".4f") for v in before]
+        table[tr("MDL penalty", "MDL 惩罚")] = [fmt(v, ".4f") for v in penalty]
+        table[tr("cuts C", "切分点数 C")] = [fmt(v, ".0f") for v in cand["n_cuts"]]
+    if (cand["missing_fraction"] > 0).any():
+        table[tr("known ρ", "已知比例 ρ")] = [fmt(1 - v, ".3f") for v in cand["missing_fraction"]]
+        table[tr("unknown term of split info", "分裂信息中的未知分支项")] = [
+            fmt(v, ".4f") for v in cand["split_info_unknown"]]
+    if (cand["rejected"] != "").any():
+        table[tr("why not", "不能划分的原因")] = [reason_text(r) if r else ""
+                                              for r in cand["rejected"]]
 
 
 def candidates_and_curve(s, nid):

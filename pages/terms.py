@@ -71,6 +71,10 @@ STOP_REASONS_ZH = {
     "collapsed: the subtree made as many training errors":
         "已合并：子树的训练误差不少于该结点作为叶结点时的误差",
     "empty branch": "空分支",
+    # why a J48 feature cannot split a node (a candidate table's "rejected")
+    "no cut point": "没有可用的切分点（取值都相同）",
+    "MDL penalty >= gain": "MDL 惩罚不小于信息增益",
+    "gain ratio 0": "信息增益比为 0",
     # a tree opened from scikit-learn (dtree._sklearn)
     "pruned (ccp_alpha)": "已剪枝（ccp_alpha）",
 }

@@ -199,6 +199,54 @@ def branches_split_info_latex(w, child_weights, split_info, gain,
     return info, ratio
 
 
+# ---------------------------------------------------------------------------
+# J48's own rules (algorithm="j48"), from the candidate table's J48 columns
+# ---------------------------------------------------------------------------
+
+
+def known_fraction_latex(w, known_weight) -> str:
+    """rho, the share of the node's weight whose value of the feature is known."""
+    rho = known_weight / w if w > 0 else 1.0
+    return rf"\rho = \frac{{|\tilde D|}}{{|D|}} = {_frac(known_weight, w)} = {num(rho)}"
+
+
+def mdl_gain_latex(w, n_cuts, gain_before, gain) -> str:
+    """J48's MDL penalty on a numeric feature's gain:
+    ``g'(D, A) = g(D, A) - log2(C) / |D|`` with C the admissible cuts and |D|
+    the node's weight (rows with a missing value included)."""
+    penalty = np.log2(n_cuts) / w
+    return (rf"g'(D, A) = g(D, A) - \frac{{\log_2 C}}{{|D|}} = {num(gain_before)} - "
+            rf"\frac{{\log_2 {_count(n_cuts)}}}{{{_count(w)}}} = {num(gain_before)} - "
+            rf"{num(penalty)} = {num(gain)}")
+
+
+def unknown_split_info_latex(w, known_weights, split_info, gain, gain_ratio,
+                             penalised=True) -> tuple[str, str]:
+    """J48's split information, the rows with an unknown value counted as
+    one more branch D_?, and the gain ratio of the gain (``penalised``: the
+    MDL-penalised g')."""
+    unknown = w - float(np.sum(known_weights))
+    terms = [rf"{_frac(cw, w)}\log_2{_frac(cw, w)}" for cw in known_weights if cw > 0]
+    body = " + ".join(_abbreviate(terms))
+    if unknown > 1e-6:
+        term = -unknown / w * np.log2(unknown / w)
+        known_part = split_info - term
+        info = (r"H_A(D) = -\left(" + body + rf"\right) - {_frac(unknown, w)}\log_2"
+                rf"{_frac(unknown, w)} = {num(known_part)} + {num(term)} = {num(split_info)}")
+    else:
+        info = r"H_A(D) = -\left(" + body + rf"\right) = {num(split_info)}"
+    g = "g'(D, A)" if penalised else "g(D, A)"
+    ratio = (rf"g_R(D, A) = \frac{{{g}}}{{H_A(D)}} = \frac{{{num(gain)}}}"
+             rf"{{{num(split_info)}}} = {num(gain_ratio)}")
+    return info, ratio
+
+
+def min_objects_latex(w, min_objects) -> str:
+    """J48's first leaf rule: a node lighter than 2M cannot give two branches
+    of at least M rows each."""
+    return rf"|D| = {_count(w)} < 2M = 2 \times {_count(min_objects)} = {_count(2 * min_objects)}"
+
+
 def improvement_latex(w, w_root, gain, improvement) -> str:
     """What best-first growth ranks by and min_impurity_decrease tests."""
     return (rf"\text{{improvement}} = \frac{{|D|}}{{N}}\cdot\Delta = "
