@@ -55,7 +55,7 @@ CHROMIUM_ARGS = [
 ]
 VIEWPORT = {"width": 1600, "height": 1200}
 SERVER_START_TIMEOUT_S = 60
-DEFAULT_TIMEOUT_MS = 30_000
+DEFAULT_TIMEOUT_MS = 60_000  # a cap for a starved machine; waits end on the app's signal
 
 
 def _in_ci() -> bool:
@@ -251,6 +251,54 @@ def wait_for_app(page, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
     action, also wait for the element you expect to change.
     """
     page.wait_for_function(_APP_SETTLED_JS, timeout=timeout)
+
+
+_WATCH_RUNS_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (window.__dtreeRuns) window.__dtreeRuns.observer.disconnect();
+  const runs = {finished: 0};
+  runs.observer = new MutationObserver((records) => {
+    for (const r of records) if (r.oldValue === 'running') runs.finished += 1;
+  });
+  runs.observer.observe(app, {attributes: true, attributeOldValue: true,
+                              attributeFilter: ['data-test-script-state']});
+  window.__dtreeRuns = runs;
+}"""
+
+_RERUN_DONE_JS = """() => !!window.__dtreeRuns && window.__dtreeRuns.finished > 0
+  && (""" + _APP_SETTLED_JS + """)()"""
+
+
+def expect_rerun(page) -> None:
+    """Start counting the app's script runs (call it before the action that
+    reruns the app, then wait_for_rerun).  A run that starts and ends between
+    two polls is still seen: every change of the app's run state is recorded."""
+    page.evaluate(_WATCH_RUNS_JS)
+
+
+def wait_for_rerun(page, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
+    """Wait until a script run has finished since expect_rerun, and the app
+    is settled.  (wait_for_app alone can return before a rerun has begun.)"""
+    page.wait_for_function(_RERUN_DONE_JS, timeout=timeout)
+
+
+_DRAWN_JS = """() => {
+  const visible = (el) => el.offsetParent !== null;
+  const plots = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].filter(visible);
+  const graphs = [...document.querySelectorAll('[data-testid="stGraphVizChart"]')]
+    .filter(visible);
+  return plots.every((p) => p.querySelector('.main-svg'))
+    && graphs.every((g) => g.querySelector('svg g.node'))
+    && (""" + _APP_SETTLED_JS + """)();
+}"""
+
+
+def wait_for_drawn(page, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
+    """Wait until the app is settled and every visible chart and tree has
+    been drawn, then for the browser to paint twice (for screenshots)."""
+    page.wait_for_function(_DRAWN_JS, timeout=timeout)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame("
+                  "() => requestAnimationFrame(done)))")
 
 
 def open_app(page, url: str, timeout: float = DEFAULT_TIMEOUT_MS) -> None:

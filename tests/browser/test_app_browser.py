@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, open_app, wait_for_app
+from tests.browser.conftest import (ARTIFACTS, expect_rerun, open_app, wait_for_app,
+                                    wait_for_drawn, wait_for_rerun)
 from tests.upload_corpus import CORPUS, HOSTILE
 
 SCREENS = ARTIFACTS / "screens"
@@ -25,7 +26,7 @@ def screens_folder(request):
 
 
 def shot(page, name):
-    page.wait_for_timeout(600)  # let charts finish drawing
+    wait_for_drawn(page)
     page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=True)
 
 
@@ -45,11 +46,12 @@ def click_and_wait(page, key, nodes):
 
 def upload(page, app_url, path_or_payload):
     open_app(page, app_url + "/data")
+    expect_rerun(page)
     page.get_by_text("Upload a file").click()
-    wait_for_app(page)
+    wait_for_rerun(page)
+    expect_rerun(page)
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(path_or_payload)
-    page.wait_for_timeout(300)
-    wait_for_app(page)
+    wait_for_rerun(page)  # the upload was read (or refused) by the app
 
 
 def test_grow_page_opens_and_next_step_redraws_the_svg(app_page, app_url):
@@ -119,10 +121,14 @@ def test_hostile_names_are_drawn_literally(page, app_url, tmp_path):
     path.write_bytes(CORPUS["hostile_names.csv"]())
     upload(page, app_url, str(path))
     page.get_by_role("link", name="Grow").first.click()
+    page.wait_for_selector(NODES, state="attached")
     wait_for_app(page)
+    expect_rerun(page)
     page.locator(".st-key-grow_all button").click()
-    wait_for_app(page)
-    page.wait_for_timeout(800)
+    wait_for_rerun(page)
+    # the grown tree is drawn: more nodes than the root
+    page.wait_for_function(f"() => document.querySelectorAll('{NODES}').length > 1")
+    wait_for_drawn(page)
     svg_text = page.locator('[data-testid="stGraphVizChart"] svg').text_content()
     used = [name for name in HOSTILE[:-1] if name in svg_text]
     assert used, svg_text[:500]  # the tree splits on some hostile names, shown as written

@@ -21,8 +21,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tests.browser.conftest import (ARTIFACTS, REPO_ROOT, _free_port, _healthy, open_app,
-                                    wait_for_app)
+from tests.browser.conftest import (ARTIFACTS, REPO_ROOT, _free_port, _healthy, expect_rerun,
+                                    open_app, wait_for_app, wait_for_drawn, wait_for_rerun)
 
 NODES = '[data-testid="stGraphVizChart"] svg g.node'
 NEXT_TO_SVG_MS = """async (expected) => {
@@ -138,8 +138,9 @@ def test_cold_start_and_step_latency(browser, fresh_server, tmp_path, request):
     csv_path = tmp_path / "bench10k.csv"
     bench_frame().to_csv(csv_path, index=False)
     open_app(page, url + "/data")
+    expect_rerun(page)
     page.get_by_text("Upload a file").click()
-    wait_for_app(page)
+    wait_for_rerun(page)
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(csv_path))
     page.wait_for_function("() => document.body.innerText.includes('bench10k.csv —')")
     wait_for_app(page)
@@ -147,13 +148,12 @@ def test_cold_start_and_step_latency(browser, fresh_server, tmp_path, request):
     wait_for_app(page)
     depth = page.get_by_role("spinbutton", name="max_depth")
     depth.fill("4")
+    expect_rerun(page)
     depth.press("Enter")
-    page.wait_for_timeout(300)
-    wait_for_app(page)
+    wait_for_rerun(page)
     page.locator(".st-key-grow_all button").click()
     page.wait_for_function(f"() => document.querySelectorAll('{NODES}').length === 31")
-    wait_for_app(page)
-    page.wait_for_timeout(500)
+    wait_for_drawn(page)
     page.screenshot(path=str(ARTIFACTS / "screens" / "grow-31-nodes.png"), full_page=True)
 
     def reset():

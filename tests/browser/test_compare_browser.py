@@ -5,7 +5,8 @@ tests/browser/artifacts/screens/compare*.png."""
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, open_app, wait_for_app
+from tests.browser.conftest import (ARTIFACTS, expect_rerun, open_app, wait_for_app,
+                                    wait_for_drawn, wait_for_rerun)
 
 SCREENS = ARTIFACTS / "screens"
 CHARTS = '[data-testid="stGraphVizChart"]'
@@ -19,7 +20,7 @@ def screens_folder():
 
 
 def shot(page, name):
-    page.wait_for_timeout(800)  # let the charts finish drawing
+    wait_for_drawn(page)
     page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=True)
 
 
@@ -56,8 +57,7 @@ def test_compare_page_draws_the_default_trees_in_lockstep(page, app_url):
     page.locator(".st-key-cmp_pop1 button").first.click()
     select = page.locator(".st-key-cmp_c1")
     select.wait_for(state="visible")
-    page.wait_for_timeout(400)  # the popover's opening animation
-    select.click()
+    select.click()  # (Playwright waits until the opening popover stops moving)
     page.get_by_role("option", name="Taylor, second order").click()
     page.wait_for_function(f"""() => document.querySelector('{CHARTS}')
         .textContent.includes('taylor2 = ')""")
@@ -79,9 +79,9 @@ def test_compare_page_on_wine_shows_where_the_trees_part(page, app_url):
     page.get_by_role("link", name="Compare").first.click()
     page.wait_for_function(f"() => document.querySelectorAll('{CHARTS}').length === 2")
     wait_for_app(page)
+    expect_rerun(page)
     page.locator(".st-key-cmp_goto button").click()
-    page.wait_for_timeout(300)
-    wait_for_app(page)
+    wait_for_rerun(page)
     assert page.locator(EXCEPTION).count() == 0
     # the node where the trees part has the reddish-purple border in every tree
     outlined = page.locator(f'{CHARTS} svg g.node polygon[stroke="#cc79a7"], '
@@ -92,9 +92,9 @@ def test_compare_page_on_wine_shows_where_the_trees_part(page, app_url):
     page.wait_for_selector('[data-testid="stPlotlyChart"] .main-svg', state="attached")
     wait_for_app(page)
     shot(page, "compare-wine-agreement")
+    expect_rerun(page)
     page.locator(".st-key-cmp_chart button").nth(2).click()  # impurity functions
-    page.wait_for_timeout(300)
-    wait_for_app(page)
+    wait_for_rerun(page)
     assert page.locator(EXCEPTION).count() == 0
     shot(page, "compare-wine-impurity")
     page.get_by_text("中文").first.click()

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, REPO_ROOT, open_app, serve
+from tests.browser.conftest import ARTIFACTS, REPO_ROOT, open_app, serve, wait_for_drawn
 
 SCRIPT = REPO_ROOT / "tests" / "export_panel_app.py"
 SCREENS = ARTIFACTS / "screens"
@@ -56,10 +56,11 @@ def open_offline(browser, path):
 
 
 def go_to_frame(page, name):
+    # Plotly.animate's promise resolves when the frame is drawn
     page.evaluate("(name) => Plotly.animate(document.querySelector('.js-plotly-plot'), [name],"
                   " {frame: {duration: 0, redraw: true}, transition: {duration: 0},"
-                  " mode: 'immediate'})", name)
-    page.wait_for_timeout(400)
+                  " mode: 'immediate'}).then(() => new Promise((done) =>"
+                  " requestAnimationFrame(() => requestAnimationFrame(done))))", name)
 
 
 def test_panel_downloads_and_the_offline_page(page, browser, export_url, tmp_path):
@@ -68,7 +69,7 @@ def test_panel_downloads_and_the_offline_page(page, browser, export_url, tmp_pat
     assert page.locator(EXCEPTION).count() == 0
     for what in ("dot", "svg", "png", "txt", "json", "html"):
         assert page.locator(f".st-key-exp_{what} button").first.is_enabled()
-    page.wait_for_timeout(500)
+    wait_for_drawn(page)
     page.screenshot(path=str(SCREENS / "export_panel.png"), full_page=True)
 
     name, dot = download(page, "exp_dot", tmp_path)

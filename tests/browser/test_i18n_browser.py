@@ -4,7 +4,7 @@ the step.  Screenshots: tests/browser/artifacts/screens/i18n_*.png."""
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, open_app, wait_for_app
+from tests.browser.conftest import ARTIFACTS, open_app, wait_for_drawn
 
 SCREENS = ARTIFACTS / "screens"
 EXCEPTION = '[data-testid="stException"]'
@@ -31,8 +31,8 @@ def tall_page(page):
 
 
 def settle(page):
-    page.wait_for_timeout(300)
-    wait_for_app(page)
+    """After the awaited element appeared: the run finished, charts drawn."""
+    wait_for_drawn(page)
 
 
 def test_grow_page_in_chinese(tall_page, app_url):

@@ -4,7 +4,7 @@ Screenshots go to tests/browser/artifacts/screens/learn-*.png."""
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, open_app, wait_for_app
+from tests.browser.conftest import ARTIFACTS, open_app, wait_for_app, wait_for_drawn
 
 SCREENS = ARTIFACTS / "screens"
 EXCEPTION = '[data-testid="stException"]'
@@ -26,7 +26,7 @@ def screens_folder(browser, app_url):
 
 def shot(page, name, height=2600):
     page.set_viewport_size({"width": 1600, "height": height})
-    page.wait_for_timeout(800)  # let charts and formulas finish drawing
+    wait_for_drawn(page)
     page.screenshot(path=str(SCREENS / f"learn-{name}.png"), full_page=True)
 
 

@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, REPO_ROOT, open_app, serve, wait_for_app
+from tests.browser.conftest import ARTIFACTS, REPO_ROOT, open_app, serve, wait_for_app, wait_for_drawn
 
 SCRIPT = Path(__file__).resolve().parents[1] / "predict_app.py"
 SCREENS = ARTIFACTS / "screens"
@@ -42,7 +42,7 @@ def open_panel(page, url, height=2600):
 
 
 def shot(page, name):
-    page.wait_for_timeout(800)  # let charts finish drawing
+    wait_for_drawn(page)
     page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=True)
 
 

@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, open_app, wait_for_app
+from tests.browser.conftest import ARTIFACTS, open_app, wait_for_app, wait_for_drawn
 
 SCREENS = ARTIFACTS / "screens"
 GRAPH = '[data-testid="stGraphVizChart"]'
@@ -45,7 +45,7 @@ def go(page, url):
 
 
 def shot(page, name):
-    page.wait_for_timeout(800)  # let charts finish drawing
+    wait_for_drawn(page)
     page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=True)
 
 
