@@ -77,6 +77,8 @@ html { font-size: 22px; }
   z-index: 999990; background: rgba(255,255,255,0.85); border-radius: 0.5rem;
   padding: 0 0.4rem; }
 .st-key-presenter_switch label p { font-size: 0.55rem; }
+/* a folded panel's header starts right of the presenter switch below it */
+[data-testid='stExpander'] summary { padding-left: 7.5rem; }
 [class*='st-key-stepbar'] { row-gap: 0.2rem; position: sticky; top: 0; z-index: 999980;
   background: rgba(255,255,255,0.92); }
 [class*='st-key-stepbar'] p { font-size: 0.75rem; }

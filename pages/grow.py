@@ -182,7 +182,7 @@ def step_bar(step, compact=False):
     if compact:  # just the interval
         names = {v: tr(f"every {t:g} s", f"每 {t:g} 秒") for v, t in SPEEDS.items()}
     bar.selectbox(tr("Speed", "速度"), list(SPEEDS), index=1, key="speed",
-                  width=140 if compact else 180, format_func=names.get,
+                  width=175 if compact else 180, format_func=names.get,
                   persist_state="session",
                   label_visibility="collapsed" if compact else "visible")
     if n_steps:
