@@ -215,9 +215,10 @@ def mdl_gain_latex(w, n_cuts, gain_before, gain) -> str:
     ``g'(D, A) = g(D, A) - log2(C) / |D|`` with C the admissible cuts and |D|
     the node's weight (rows with a missing value included)."""
     penalty = np.log2(n_cuts) / w
-    return (rf"g'(D, A) = g(D, A) - \frac{{\log_2 C}}{{|D|}} = {num(gain_before)} - "
-            rf"\frac{{\log_2 {_count(n_cuts)}}}{{{_count(w)}}} = {num(gain_before)} - "
-            rf"{num(penalty)} = {num(gain)}")
+    # three lines (aligned): one line overflowed the inspector's column
+    return (rf"\begin{{aligned}} g'(D, A) &= g(D, A) - \frac{{\log_2 C}}{{|D|}} \\ "
+            rf"&= {num(gain_before)} - \frac{{\log_2 {_count(n_cuts)}}}{{{_count(w)}}} \\ "
+            rf"&= {num(gain_before)} - {num(penalty)} = {num(gain)} \end{{aligned}}")
 
 
 def unknown_split_info_latex(w, known_weights, split_info, gain, gain_ratio,
@@ -231,8 +232,9 @@ def unknown_split_info_latex(w, known_weights, split_info, gain, gain_ratio,
     if unknown > 1e-6:
         term = -unknown / w * np.log2(unknown / w)
         known_part = split_info - term
-        info = (r"H_A(D) = -\left(" + body + rf"\right) - {_frac(unknown, w)}\log_2"
-                rf"{_frac(unknown, w)} = {num(known_part)} + {num(term)} = {num(split_info)}")
+        info = (r"\begin{aligned} H_A(D) &= -\left(" + body + rf"\right) - "
+                rf"{_frac(unknown, w)}\log_2{_frac(unknown, w)} \\ "
+                rf"&= {num(known_part)} + {num(term)} = {num(split_info)} \end{{aligned}}")
     else:
         info = r"H_A(D) = -\left(" + body + rf"\right) = {num(split_info)}"
     g = "g'(D, A)" if penalised else "g(D, A)"
