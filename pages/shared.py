@@ -32,24 +32,18 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dtree.views import explain
+from dtree.views import explain, links
 from dtree.tables.io import BUILTIN, DataError, find_builtin, load_builtin, read_table
 from dtree.tables.prepare import (CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA, Setup,
                                   column_summary, criteria_for, estimator_for, identifier_columns,
-                                  infer_task, infer_types, prepare)
+                                  infer_types, prepare, setup_from_choices)
 from pages.memory import MB, SizedLRU, budget_mb, estimate_bytes, request_trim, start_janitor
 from pages.terms import CRITERIA_ZH, DATASETS_ZH, GROWTH_ZH, PRESETS_ZH, message_zh, zh
 
 DEFAULT_DATASET = "Iris"
+md = links.md  # user text made literal for Markdown (the pages import it from here)
 SETUP_KEYS = ("target", "task", "feature_mode", "features", "categorical", "test_size",
               "seed")
-_MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$:&")
-
-
-def md(text) -> str:
-    """User text made literal for Streamlit Markdown (one line)."""
-    text = " ".join(str(text).split())
-    return "".join("\\" + ch if ch in _MARKDOWN_SPECIAL else ch for ch in text)
 
 
 # ---------------------------------------------------------------------------
@@ -255,25 +249,12 @@ def default_target(table: Loaded) -> str:
 def current_setup(table: Loaded) -> Setup:
     """The data page's choices, or their defaults."""
     frame = table.frame
-    columns = list(frame.columns)
     state = st.session_state
-    target = state.get("target")
-    if target not in columns:
-        target = default_target(table)
-    task = state.get("task", "auto")
-    if task not in ("classification", "regression"):
-        task = infer_task(frame[target])
-    others = [c for c in columns if c != target]
-    if state.get("feature_mode") == "choose":
-        features = tuple(c for c in state.get("features", others) if c in others)
-    else:  # all the other columns but identifiers
-        skip = set(identifiers(table.key, frame))
-        features = tuple(c for c in others if c not in skip) or tuple(others)
     types, _ = inferred_types(table.key, frame)
-    default_cat = [c for c in others if types.get(c) == "categorical"]
-    categorical = tuple(c for c in state.get("categorical", default_cat) if c in features)
-    return Setup(target, features, categorical, task,
-                 float(state.get("test_size", table.default_test_size)), int(state.get("seed", 0)))
+    skip = identifiers(table.key, frame) if state.get("feature_mode") != "choose" else ()
+    return setup_from_choices(frame, state, default_target=default_target(table),
+                              default_test_size=table.default_test_size,
+                              identifiers=skip, types=types)
 
 
 # ---------------------------------------------------------------------------
@@ -642,27 +623,7 @@ def current_fit(preset=None, criterion=None, **overrides):
 # The view in the URL
 # ---------------------------------------------------------------------------
 
-def _one_of(*options):
-    def read(value):
-        if value not in options:
-            raise ValueError(value)
-        return value
-    return read
-
-
-def _number(kind, lo, hi, none=False):
-    def read(value):
-        if none and value in ("", "none", "None"):
-            return None
-        x = kind(float(value))
-        if not lo <= x <= hi:
-            raise ValueError(value)
-        return x
-    return read
-
-
-def _text(value):
-    return str(value)
+_one_of, _number, _text = links.one_of, links.number, links.text
 
 
 #: Session-state keys kept in the URL, with how to read (and check) them:
@@ -712,13 +673,10 @@ def restore_view_from_url() -> None:
             problems["data"] = name
         elif "table" not in state:
             state["table"] = builtin_table(title)
-    for key, read in URL_STATE.items():
-        if key not in params or key in state:
-            continue
-        try:
-            state[key] = params.get_all(key) if read is list else read(params[key])
-        except (TypeError, ValueError):
-            problems["ignored"].append(key)
+    given = {key: params.get_all(key) for key in URL_STATE if key in params}
+    values, problems["ignored"] = links.read_link(given, URL_STATE, state.__contains__)
+    for key, value in values.items():
+        state[key] = value
     if problems["data"] is not None or problems["ignored"]:
         state["_url_problems"] = problems
 
@@ -735,23 +693,9 @@ def url_warning(page: str) -> str | None:
     if problems.setdefault("page", page) != page:
         del st.session_state["_url_problems"]
         return None
-    parts = []
-    if problems["data"] is not None:
-        asked = str(problems["data"])
-        asked = md(asked if len(asked) <= 60 else asked[:59] + "…")
-        keys = ", ".join(f"`{spec.key}`" for spec in BUILTIN.values())
-        shown = table_title(current_table())
-        parts.append(tr(f"The link asks for the dataset “{asked}”, which is "
-                        f"not a built-in one; the keys are {keys} (or a dataset's full "
-                        f"title). Showing {md(shown)} instead.",
-                        f"链接要求的数据集“{asked}”不是内置数据集；可用的键为 "
-                        f"{keys}（或数据集的完整名称）。现在显示的是{md(shown)}。"))
-    if problems["ignored"]:
-        names = ", ".join(f"`{k}`" for k in problems["ignored"])  # our own keys
-        parts.append(tr(f"These link parameters could not be read and were ignored: {names} "
-                        "(their defaults are used).",
-                        f"以下链接参数无法读取，已被忽略：{names}（使用默认值）。"))
-    return "  \n".join(parts)
+    return links.link_warning(problems["data"], problems["ignored"],
+                              dataset_keys=[spec.key for spec in BUILTIN.values()],
+                              shown=table_title(current_table()), lang=lang())
 
 
 def write_view_to_url() -> None:
@@ -761,22 +705,12 @@ def write_view_to_url() -> None:
     state = st.session_state
     params = st.query_params
     current = {k: params.get_all(k) for k in params}
-    wanted = dict(current)
     table = state.get("table")
+    data = None
     if table is not None and table.key.startswith("builtin:"):
         spec = BUILTIN.get(table.title)
-        wanted["data"] = [spec.key if spec is not None and spec.key else table.title]
-    else:
-        wanted.pop("data", None)
-    for key in URL_STATE:
-        value = state.get(key)
-        if key not in state or value is None and key not in _NONE_KEYS:
-            wanted.pop(key, None)
-        elif isinstance(value, (list, tuple)):
-            wanted[key] = [str(v) for v in value]
-        else:
-            wanted[key] = ["none" if value is None else str(value)]
-    wanted["lang"] = [lang()]
+        data = spec.key if spec is not None and spec.key else table.title
+    wanted = links.link_params(current, state, URL_STATE, _NONE_KEYS, data=data, lang=lang())
     for key in current.keys() - wanted.keys():
         del params[key]
     for key, values in wanted.items():
