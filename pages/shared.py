@@ -17,6 +17,11 @@ hash for uploads) and the plain settings, and bounded by estimated bytes
 dataset once, and 60 different uploads cannot fill the server's memory.  A
 fitted model with its recorded steps is costly to pickle, which
 ``st.cache_data`` would do on every rerun.
+
+Beside this module: :mod:`pages.fits` (the :class:`Fit` and what derives
+from it, no Streamlit), :mod:`pages.sidebar` (the Grow page's sidebar) and
+:mod:`pages.url_state` (the view in the URL); ``Fit``, ``step_dot`` and
+``sidebar_controls`` can still be imported from here.
 """
 
 from __future__ import annotations
