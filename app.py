@@ -11,8 +11,8 @@ Run it with ``make run`` (or ``streamlit run app.py``).
 import streamlit as st
 
 from pages.memory import freeze_imports_once
-from pages.shared import (LANGUAGES, current_table, presenting, restore_view_from_url, tr,
-                          url_warning, write_view_to_url)
+from pages.shared import LANGUAGES, current_table, presenting, tr
+from pages.url_state import restore_view_from_url, url_warning, write_view_to_url
 
 st.set_page_config(page_title="dtree: watch a decision tree learn", page_icon="🌳",
                    layout="wide", initial_sidebar_state="expanded")

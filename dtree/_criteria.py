@@ -124,7 +124,7 @@ class Misclassification(Criterion):
 
 
 class Taylor2(Criterion):
-    r"""Second-order Taylor expansion of -log p around p = 1 (seed 000's exercise):
+    r"""Second-order Taylor expansion of -log p around p = 1 (an exercise on impurity functions):
     \sum_k p_k [(1 - p_k) + (1 - p_k)^2 / 2].  Its first-order term alone is
     the Gini index."""
 

@@ -802,8 +802,8 @@ def _training_errors(tree):
 
 
 def pessimistic_prune(model, *, tree=None):
-    """Pessimistic error pruning (PEP) of a classification tree, as seed 001
-    describes it.  Needs no validation data: only the training counts.
+    """Pessimistic error pruning (PEP) of a classification tree, as the lecture
+    on pruning describes it.  Needs no validation data: only the training counts.
 
     For an internal node t with L leaves below it and N(T) training samples:
 

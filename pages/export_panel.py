@@ -17,7 +17,7 @@ import weakref
 
 import streamlit as st
 
-from dtree.views import downloads as exporting
+from dtree.views import downloads
 from dtree.views.viz import MAX_DRAWN_NODES
 from pages.memory import MB, SizedLRU, budget_mb
 from pages.shared import lang, tr
@@ -48,32 +48,32 @@ def cached_file(model, key: tuple, build):
 
 def file_builders(model, step: int, *, title: str, style: str, language: str):
     """{format: (file name, MIME type, callable returning the bytes)}."""
-    stem = exporting.safe_stem(title)
+    stem = downloads.safe_stem(title)
     at = f"{stem}_step{step}"
 
     def dot():
         return cached_file(model, ("dot", step, style, language),
-                           lambda: exporting.tree_dot(model, step, style=style,
+                           lambda: downloads.tree_dot(model, step, style=style,
                                                       lang=language).encode())
 
     def graphviz(fmt):
         def build():
             tree = model.tree_at(step)
-            dpi = exporting.png_dpi(tree.node_count) if fmt == "png" else None
-            return exporting.render_dot(dot().decode(), fmt, dpi=dpi)
+            dpi = downloads.png_dpi(tree.node_count) if fmt == "png" else None
+            return downloads.render_dot(dot().decode(), fmt, dpi=dpi)
         return lambda: cached_file(model, (fmt, step, style, language), build)
 
     def rules():
         return cached_file(model, ("txt", step),
-                           lambda: exporting.tree_rules(model, step).encode())
+                           lambda: downloads.tree_rules(model, step).encode())
 
     def trace():
         return cached_file(model, ("json", title),
-                           lambda: exporting.trace_json(model, dataset=title).encode())
+                           lambda: downloads.trace_json(model, dataset=title).encode())
 
     def page():
         return cached_file(model, ("html", title, language),
-                           lambda: exporting.growth_html(model, title=title,
+                           lambda: downloads.growth_html(model, title=title,
                                                          lang=language).encode())
 
     return {
@@ -135,7 +135,7 @@ def export_panel(model, step, *, title="tree", key_prefix="exp"):
     step = int(min(max(int(step), 0), n_steps))
     language = lang()  # read here: the download callables run off the script thread
     tree = model.tree_at(step)
-    has_dot = exporting.dot_binary() is not None
+    has_dot = downloads.dot_binary() is not None
 
     st.markdown(tr(f"**The tree after step {step} of {n_steps}** ({tree.node_count} nodes)",
                    f"**第 {step} 步后的树**（共 {n_steps} 步，{tree.node_count} 个结点）"))
@@ -151,7 +151,7 @@ def export_panel(model, step, *, title="tree", key_prefix="exp"):
     files = file_builders(model, step, title=title, style=style, language=language)
     _buttons(files, ("dot", "svg", "png", "txt"), key_prefix, has_dot)
     if not has_dot:
-        ways = "\n".join(f"- {os}: `{cmd}`" for os, cmd in exporting.INSTALL_GRAPHVIZ.items())
+        ways = "\n".join(f"- {os}: `{cmd}`" for os, cmd in downloads.INSTALL_GRAPHVIZ.items())
         st.info(tr("SVG and PNG need Graphviz's `dot` program, which is not installed on "
                    "this computer. DOT, text, JSON and HTML work without it. Install "
                    "Graphviz, then restart the app:",
@@ -168,13 +168,13 @@ def export_panel(model, step, *, title="tree", key_prefix="exp"):
     st.markdown(tr(f"**The whole growth** ({n_steps} steps)",
                    f"**完整的生长过程**（{n_steps} 步）"))
     _buttons(files, ("json", "html"), key_prefix, has_dot)
-    last = exporting.last_step_within(model)
+    last = downloads.last_step_within(model)
     if last < n_steps:
         st.caption(tr(f"The step-through stops at step {last} of {n_steps}, the last tree "
-                      f"with at most {exporting.MAX_HTML_NODES} nodes (bigger trees cannot "
+                      f"with at most {downloads.MAX_HTML_NODES} nodes (bigger trees cannot "
                       "be read on a slide).",
                       f"逐步演示只到第 {last} 步（共 {n_steps} 步），即结点数不超过 "
-                      f"{exporting.MAX_HTML_NODES} 的最后一棵树（更大的树在幻灯片上无法看清）。"))
-    stem = exporting.safe_stem(title)  # letters, digits, - and _ only: safe in a code span
+                      f"{downloads.MAX_HTML_NODES} 的最后一棵树（更大的树在幻灯片上无法看清）。"))
+    stem = downloads.safe_stem(title)  # letters, digits, - and _ only: safe in a code span
     st.caption(tr(f"Each file is made when you click its button. File names start with "
                   f"`{stem}`.", f"点击按钮时才生成文件。文件名以 `{stem}` 开头。"))

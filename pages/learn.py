@@ -116,8 +116,8 @@ def calculator():
         else:
             st.latex(learn.impurity_latex(crit, probs=probs))
     with st.expander(tr("Why Gini and T₂ approximate entropy; why 1 − max p works "
-                        "(exercises of the notes)",
-                        "为什么基尼系数和 T₂ 近似信息熵；为什么 1 − max p 也可以（讲义练习）"),
+                        "(exercises on impurity functions)",
+                        "为什么基尼系数和 T₂ 近似信息熵；为什么 1 − max p 也可以（关于不纯度函数的练习）"),
                      key="learn_why", expanded=False):
         st.markdown(tr(
             "Expanding −ln p around p = 1 gives a series; keeping its first term turns "
@@ -306,7 +306,7 @@ def ratio_part():
 
 
 # ---------------------------------------------------------------------------
-# Rescaling (an exercise of seed 000)
+# Rescaling (an exercise on rescaling the features)
 # ---------------------------------------------------------------------------
 
 
@@ -333,9 +333,9 @@ def scaling(key, _fit):
 def scaling_part():
     st.markdown(tr(
         "**Does standardising the features change a classification tree?** (an exercise "
-        "of the lecture notes) Below, the current data's tree is grown again on z-scores "
+        "on rescaling the features) Below, the current data's tree is grown again on z-scores "
         "z = (x − mean) / std of its numeric features (mean and std of the training rows).",
-        "**对特征做标准化会影响分类树的输出吗？**（讲义中的练习）下面把当前数据的树在数值特征的 "
+        "**对特征做标准化会影响分类树的输出吗？**（关于特征标准化的练习）下面把当前数据的树在数值特征的 "
         "z 分数 z = (x − 均值) / 标准差（用训练集计算）上重新生长。"))
     fit, error = current_fit()
     if error:

@@ -79,12 +79,12 @@ def growth_orders_panel():
     """The panel: a leaf budget, the verdict, the trees and the order of the
     splits of each growth order."""
     st.markdown(tr(
-        "**Does the order of growth change the tree?** (an exercise of the lecture "
-        "notes) Depth-first growth finishes the first branch before the next; "
+        "**Does the order of growth change the tree?** (an exercise on "
+        "growth orders) Depth-first growth finishes the first branch before the next; "
         "breadth-first growth splits a whole level, left to right, before going "
         "deeper; best-first growth always splits the leaf with the largest "
         "improvement next (scikit-learn's choice when `max_leaf_nodes` is set).",
-        "**生长顺序会改变决策树吗？**（讲义中的练习）深度优先生长先把第一个分支长完再长下一个；"
+        "**生长顺序会改变决策树吗？**（关于生长顺序的练习）深度优先生长先把第一个分支长完再长下一个；"
         "广度优先生长先从左到右分裂完一整层，再往下一层；最佳优先生长每次分裂改进最大的叶结点"
         "（设置 `max_leaf_nodes` 时 scikit-learn 的做法）。"))
     budget = st.number_input(

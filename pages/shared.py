@@ -17,6 +17,11 @@ hash for uploads) and the plain settings, and bounded by estimated bytes
 dataset once, and 60 different uploads cannot fill the server's memory.  A
 fitted model with its recorded steps is costly to pickle, which
 ``st.cache_data`` would do on every rerun.
+
+Beside this module: :mod:`pages.fits` (the :class:`Fit` and what derives
+from it, no Streamlit), :mod:`pages.sidebar` (the Grow page's sidebar) and
+:mod:`pages.url_state` (the view in the URL); ``Fit``, ``step_dot`` and
+``sidebar_controls`` can still be imported from here.
 """
 
 from __future__ import annotations
@@ -26,30 +31,23 @@ import sys
 import threading
 import weakref
 from dataclasses import dataclass, field
-from functools import cached_property
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dtree.views import explain
-from dtree.tables.io import BUILTIN, DataError, find_builtin, load_builtin, read_table
-from dtree.tables.prepare import (CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA, Setup,
+from dtree.views import links
+from dtree.tables.io import BUILTIN, DataError, load_builtin, read_table
+from dtree.tables.prepare import (CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA, Setup,
                                   column_summary, criteria_for, estimator_for, identifier_columns,
-                                  infer_task, infer_types, prepare)
-from pages.memory import MB, SizedLRU, budget_mb, estimate_bytes, request_trim, start_janitor
-from pages.terms import CRITERIA_ZH, DATASETS_ZH, GROWTH_ZH, PRESETS_ZH, message_zh, zh
+                                  infer_types, prepare, setup_from_choices)
+from pages.fits import Fit, _size, step_dot
+from pages.memory import MB, SizedLRU, budget_mb, request_trim, start_janitor
+from pages.terms import CRITERIA_ZH, DATASETS_ZH, GROWTH_ZH, message_zh, zh
 
 DEFAULT_DATASET = "Iris"
+md = links.md  # user text made literal for Markdown (the pages import it from here)
 SETUP_KEYS = ("target", "task", "feature_mode", "features", "categorical", "test_size",
               "seed")
-_MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$:&")
-
-
-def md(text) -> str:
-    """User text made literal for Streamlit Markdown (one line)."""
-    text = " ".join(str(text).split())
-    return "".join("\\" + ch if ch in _MARKDOWN_SPECIAL else ch for ch in text)
 
 
 # ---------------------------------------------------------------------------
@@ -255,25 +253,12 @@ def default_target(table: Loaded) -> str:
 def current_setup(table: Loaded) -> Setup:
     """The data page's choices, or their defaults."""
     frame = table.frame
-    columns = list(frame.columns)
     state = st.session_state
-    target = state.get("target")
-    if target not in columns:
-        target = default_target(table)
-    task = state.get("task", "auto")
-    if task not in ("classification", "regression"):
-        task = infer_task(frame[target])
-    others = [c for c in columns if c != target]
-    if state.get("feature_mode") == "choose":
-        features = tuple(c for c in state.get("features", others) if c in others)
-    else:  # all the other columns but identifiers
-        skip = set(identifiers(table.key, frame))
-        features = tuple(c for c in others if c not in skip) or tuple(others)
     types, _ = inferred_types(table.key, frame)
-    default_cat = [c for c in others if types.get(c) == "categorical"]
-    categorical = tuple(c for c in state.get("categorical", default_cat) if c in features)
-    return Setup(target, features, categorical, task,
-                 float(state.get("test_size", table.default_test_size)), int(state.get("seed", 0)))
+    skip = identifiers(table.key, frame) if state.get("feature_mode") != "choose" else ()
+    return setup_from_choices(frame, state, default_target=default_target(table),
+                              default_test_size=table.default_test_size,
+                              identifiers=skip, types=types)
 
 
 # ---------------------------------------------------------------------------
@@ -354,85 +339,9 @@ def growth_name(growth: str) -> str:
     return zh(GROWTH_ZH, growth, english) if lang() == "zh" else english
 
 
-def sidebar_controls(task, preset):
-    """The sidebar widgets (their values are read by chosen_parameters)."""
-    no_limit = tr("no limit", "不限")
-    with st.sidebar:
-        st.header(tr("Tree", "决策树"))
-        if task == "classification":
-            st.selectbox(tr("Algorithm", "算法"), list(PRESETS), key="preset",
-                         persist_state="session",
-                         help=tr("ID3 = information gain, C4.5 = gain ratio, CART = binary "
-                                 "splits with any criterion.",
-                                 "ID3 = 信息增益，C4.5 = 信息增益比，CART = 二叉划分，"
-                                 "可用任意划分准则。"))
-            summary_en = PRESETS[preset].summary
-            st.caption(zh(PRESETS_ZH, preset, summary_en) if lang() == "zh" else summary_en)
-        else:
-            st.selectbox(tr("Algorithm", "算法"), ["CART"], key="preset_regression",
-                         disabled=True,
-                         help=tr("Regression trees are CART trees.", "回归树都是 CART 树。"))
-        # option labels made here: format_func must not read the session
-        # (AppTest calls it outside the script run)
-        criteria = list(criteria_for(task, preset))
-        st.selectbox(tr("Criterion", "划分准则"), criteria, key="criterion",
-                     format_func={c: criterion_name(c) for c in criteria}.get,
-                     persist_state="session")
-        splitters = {"best": tr("best", "best（最佳阈值）"),
-                     "random": tr("random", "random（随机阈值）"),
-                     "hist": tr("hist", "hist（直方图）")}
-        st.selectbox(tr("Splitter", "划分方式"), list(splitters), key="splitter",
-                     persist_state="session", format_func=splitters.get,
-                     help=tr("best: every threshold is tried; random: one random threshold "
-                             "per feature; hist: features binned once into at most 255 bins, "
-                             "thresholds between bins (fast on large tables).",
-                             "best：尝试每一个阈值；random：每个特征只随机取一个阈值；"
-                             "hist：每个特征预先分成至多 255 个箱，阈值落在箱与箱之间"
-                             "（大表上很快）。"))
-        if st.session_state.get("splitter") == "hist" and not hist_applies(
-                preset, st.session_state.get("criterion")):
-            st.caption(tr("hist grows CART trees (not with absolute error): this tree uses "
-                          "best.", "hist 只用于 CART 树（不含绝对误差准则）：这棵树使用 best。"))
-        st.selectbox(tr("Growth order", "生长顺序"), list(GROWTH), key="growth",
-                     format_func={g: growth_name(g) for g in GROWTH}.get,
-                     persist_state="session",
-                     help=tr("The order in which nodes are split. Best-first splits the "
-                             "leaf with the largest improvement next.",
-                             "结点被划分的先后顺序。最优优先：下一步划分改进量最大的叶结点。"))
-        st.number_input(tr("max_depth", "max_depth（最大深度）"), 1, 64, DEFAULTS["max_depth"],
-                        key="max_depth", persist_state="session", placeholder=no_limit,
-                        help=tr("Clear the box for no limit.", "清空即为不限深度。"))
-        st.number_input(tr("min_samples_split", "min_samples_split（划分所需最少样本数）"),
-                        2, 10_000, 2, key="min_samples_split", persist_state="session")
-        st.number_input(tr("min_samples_leaf", "min_samples_leaf（叶结点最少样本数）"),
-                        1, 10_000, 1, key="min_samples_leaf", persist_state="session")
-        st.number_input(tr("max_leaf_nodes", "max_leaf_nodes（最大叶结点数）"), 2, 10_000, None,
-                        key="max_leaf_nodes", persist_state="session", placeholder=no_limit)
-        st.number_input(tr("min_impurity_decrease",
-                           "min_impurity_decrease（最小不纯度减少量）"),
-                        0.0, 10.0, 0.0, 0.001, format="%.4f",
-                        key="min_impurity_decrease", persist_state="session")
-        st.number_input(tr("random_state", "random_state（随机种子）"), 0, 2**31 - 1, 0,
-                        key="random_state", persist_state="session")
-        st.header(tr("Display", "显示"))
-        layouts = {"auto": tr("auto", "自动"), "top down": tr("top down", "自上而下"),
-                   "left to right": tr("left to right", "从左到右")}
-        st.radio(tr("Tree layout", "树的布局"), list(layouts), key="layout",
-                 persist_state="session", format_func=layouts.get,
-                 help=tr("auto: left to right when the grown tree has more than 8 leaves.",
-                         "自动：生长完成的树多于 8 个叶结点时从左到右排列。"))
-
-
 # ---------------------------------------------------------------------------
 # Preparing and fitting
 # ---------------------------------------------------------------------------
-
-
-def _size(value) -> int:
-    """Bytes of a cached value: a Fit (or anything with ``nbytes``) says
-    itself, as it grows; anything else is estimated."""
-    n = getattr(value, "nbytes", None)
-    return int(n) if isinstance(n, (int, np.integer)) else estimate_bytes(value)
 
 
 #: Prepared data, fitted trees and what is derived from them, for every
@@ -499,133 +408,6 @@ def shared_result(kind: str, key: tuple, make):
     return MODELS.get_or_create((kind, *key), make)
 
 
-class Fit:
-    """A fitted model with its data, and what the pages derive from them
-    (computed once, on first use)."""
-
-    #: What cost_complexity keeps per Fit (a table per step the class looked at).
-    CC_BYTES = 16 * MB
-    #: What :meth:`view` keeps per Fit: the trees at steps, DOT texts and
-    #: candidate tables the class looked at (each computed once, not per click).
-    VIEW_BYTES = 8 * MB
-    #: The lazily computed attributes counted in :attr:`nbytes`.
-    LAZY = ("X_train_encoded", "routes_train", "y_codes", "scores", "step_of_node")
-
-    def __init__(self, model, prep, base=None):
-        self.model = model
-        self.prep = prep
-        #: the prepared data before ID3 left rows out (``prep`` otherwise):
-        #: the compare page tests every tree on its test rows
-        self.base = prep if base is None else base
-        # shared by every session that looks at this tree: bounded and locked
-        self._cc = SizedLRU(self.CC_BYTES, max_entries=512, name="cost_complexity")
-        self._views = SizedLRU(self.VIEW_BYTES, max_entries=2048, name="views")
-        self._lock = threading.Lock()
-        self._sizes = {}
-        self._base_bytes = estimate_bytes((model, prep, self.base))
-
-    @property
-    def nbytes(self) -> int:
-        """Estimated bytes held by this fit: model, data, what was derived."""
-        with self._lock:
-            for name in self.LAZY:
-                if name in self.__dict__ and name not in self._sizes:
-                    self._sizes[name] = estimate_bytes(self.__dict__[name])
-            total = self._base_bytes + sum(self._sizes.values())
-            profile = self.__dict__.get("profile")
-        if profile is not None:
-            total += profile.derived_nbytes()
-        return total + self._cc.nbytes + self._views.nbytes
-
-    @cached_property
-    def profile(self):
-        """The compare page's :class:`dtree.views.compare.Profile` of this tree
-        (trained on the rows its fit used, tested on the same test rows as
-        every other tree).  Kept with the fit, so that it never keeps a model
-        and its data alive after the fit cache dropped them."""
-        from dtree.views import compare
-        return compare.Profile(self.model, self.prep.X_train, self.prep.y_train,
-                               self.base.X_test, self.base.y_test)
-
-    @property
-    def n_steps(self):
-        return len(self.model.steps_)
-
-    @cached_property
-    def criterion(self):
-        """The criterion the model used (ID3 and C4.5 fix theirs)."""
-        return self.model.criterion_
-
-    @cached_property
-    def X_train_encoded(self):
-        """The training rows as the tree reads them (float32, category codes)."""
-        return explain.encode(self.model, self.prep.X_train)
-
-    @cached_property
-    def routes_train(self):
-        """(row, leaf, weight) of every training row in the full tree."""
-        return self.model.tree_.leaf_weights(self.X_train_encoded)
-
-    @cached_property
-    def y_codes(self):
-        if hasattr(self.model, "classes_"):
-            return explain.class_codes(self.model.classes_, self.prep.y_train)
-        return np.asarray(self.prep.y_train, dtype=float)
-
-    @cached_property
-    def scores(self):
-        """(train, test) score for every step."""
-        p = self.prep
-        train = explain.score_path(self.model, p.X_train, p.y_train)
-        test = explain.score_path(self.model, p.X_test, p.y_test)
-        return train, test
-
-    @cached_property
-    def step_of_node(self):
-        return {s.node: s for s in self.model.steps_}
-
-    def cost_complexity(self, k):
-        """cost_complexity_table(tree_at(k)), or None while the pruning module
-        is not available."""
-        try:
-            from dtree import cost_complexity_table
-        except ImportError:
-            return None
-        return self._cc.get_or_create(
-            int(k), lambda: cost_complexity_table(self.tree_at(k)))
-
-    def view(self, key, make):
-        """``make()`` for ``key`` (a hashable tuple naming what is drawn: the
-        step, the language...), computed once for every session that looks
-        at this tree and kept in a per-fit cache bounded by
-        :attr:`VIEW_BYTES`.  The value is shared: read it, never change it."""
-        return self._views.get_or_create(key, make)
-
-    def tree_at(self, k):
-        """``model.tree_at(k)``, shared (read-only) by every session."""
-        k = int(k)
-        return self.view(("tree", k), lambda: self.model.tree_at(k))
-
-
-def step_dot(fit: Fit, step: int, *, path=None, **options):
-    """``viz.step_dot`` of ``fit``'s tree at ``step`` (with its
-    cost-complexity table): a class stepping through one tree builds each
-    step's DOT once per set of ``options`` (language, layout, font size,
-    presenter mode).  With a prediction ``path`` it is built afresh (that
-    depends on one session's sample).  Returns (dot, info), ``info`` a copy."""
-    from dtree.views import viz
-
-    step = int(step)
-
-    def make():
-        return viz.step_dot(fit.model, step, cost_complexity=fit.cost_complexity(step),
-                            path=path, **options)
-    if path is not None:
-        return make()
-    dot, info = fit.view(("dot", step, tuple(sorted(options.items()))), make)
-    return dot, dict(info)
-
-
 def _fit(key: str, setup: Setup, preset: str, criterion: str, params: tuple, _prep):
     """The Fit for these settings, grown once for every session of the
     process (concurrent sessions wait for the one that grows it)."""
@@ -686,147 +468,7 @@ def current_fit(preset=None, criterion=None, **overrides):
     return fitted(table, setup, prep, preset, criterion, params)
 
 
-# ---------------------------------------------------------------------------
-# The view in the URL
-# ---------------------------------------------------------------------------
+from pages.sidebar import sidebar_controls  # noqa: E402  (the Grow page imports it from here)
 
-def _one_of(*options):
-    def read(value):
-        if value not in options:
-            raise ValueError(value)
-        return value
-    return read
-
-
-def _number(kind, lo, hi, none=False):
-    def read(value):
-        if none and value in ("", "none", "None"):
-            return None
-        x = kind(float(value))
-        if not lo <= x <= hi:
-            raise ValueError(value)
-        return x
-    return read
-
-
-def _text(value):
-    return str(value)
-
-
-#: Session-state keys kept in the URL, with how to read (and check) them:
-#: a link with a value that does not parse, or is out of range, leaves that
-#: setting at its default.  Lists (features) use repeated parameters.  The
-#: step (``step``) and presenter mode (``present``) are bound by their
-#: widgets; the language by app.py.
-URL_STATE = {
-    # data page
-    "target": _text, "task": _one_of("auto", "classification", "regression"),
-    "feature_mode": _one_of("all", "choose"), "features": list, "categorical": list,
-    "test_size": _number(float, 0.0, 0.5), "seed": _number(int, 0, 2**31 - 1),
-    # the tree's parameters (Grow page's sidebar; ranges as its widgets')
-    "preset": _one_of(*PRESETS),
-    "criterion": _one_of(*CLASSIFICATION_CRITERIA, *REGRESSION_CRITERIA),
-    "splitter": _one_of("best", "random", "hist"), "growth": _one_of(*GROWTH),
-    "max_depth": _number(int, 1, 64, none=True),
-    "min_samples_split": _number(int, 2, 10_000),
-    "min_samples_leaf": _number(int, 1, 10_000),
-    "max_leaf_nodes": _number(int, 2, 10_000, none=True),
-    "min_impurity_decrease": _number(float, 0.0, 10.0),
-    "random_state": _number(int, 0, 2**31 - 1),
-    "layout": _one_of("auto", "top down", "left to right"),
-    # what the Grow page shows
-    "inspect": _number(int, 0, 10**9, none=True), "panel": _text,
-}
-#: Keys whose widget reads "no limit" as None (written as "none").
-_NONE_KEYS = {"max_depth", "max_leaf_nodes", "inspect"}
-
-
-def restore_view_from_url() -> None:
-    """On a session's first run, take the dataset and the view from the URL
-    (a link a lecturer prepared).  ``?data=`` is a built-in dataset's short
-    key or its title (any case).  An unknown dataset, and values that do not
-    parse, are ignored but not silently: what was ignored is kept in
-    ``_url_problems`` for :func:`url_warning`."""
-    state = st.session_state
-    if state.get("_url_restored"):
-        return
-    state["_url_restored"] = True
-    params = st.query_params
-    problems = {"data": None, "ignored": []}
-    name = params.get("data")
-    if name is not None:
-        title = find_builtin(name)
-        if title is None:
-            problems["data"] = name
-        elif "table" not in state:
-            state["table"] = builtin_table(title)
-    for key, read in URL_STATE.items():
-        if key not in params or key in state:
-            continue
-        try:
-            state[key] = params.get_all(key) if read is list else read(params[key])
-        except (TypeError, ValueError):
-            problems["ignored"].append(key)
-    if problems["data"] is not None or problems["ignored"]:
-        state["_url_problems"] = problems
-
-
-def url_warning(page: str) -> str | None:
-    """The warning about the link this session was opened with (an unknown
-    dataset, parameters that were ignored), in the interface language, for
-    the page the link opened (``page``, its url_path): it stays there while
-    the page reruns (a click, a step)
-    and is dropped once another page runs.  None when there is nothing to say."""
-    problems = st.session_state.get("_url_problems")
-    if not problems:
-        return None
-    if problems.setdefault("page", page) != page:
-        del st.session_state["_url_problems"]
-        return None
-    parts = []
-    if problems["data"] is not None:
-        asked = str(problems["data"])
-        asked = md(asked if len(asked) <= 60 else asked[:59] + "…")
-        keys = ", ".join(f"`{spec.key}`" for spec in BUILTIN.values())
-        shown = table_title(current_table())
-        parts.append(tr(f"The link asks for the dataset “{asked}”, which is "
-                        f"not a built-in one; the keys are {keys} (or a dataset's full "
-                        f"title). Showing {md(shown)} instead.",
-                        f"链接要求的数据集“{asked}”不是内置数据集；可用的键为 "
-                        f"{keys}（或数据集的完整名称）。现在显示的是{md(shown)}。"))
-    if problems["ignored"]:
-        names = ", ".join(f"`{k}`" for k in problems["ignored"])  # our own keys
-        parts.append(tr(f"These link parameters could not be read and were ignored: {names} "
-                        "(their defaults are used).",
-                        f"以下链接参数无法读取，已被忽略：{names}（使用默认值）。"))
-    return "  \n".join(parts)
-
-
-def write_view_to_url() -> None:
-    """Put the dataset (when built in) and the view into the URL, in one
-    update and only when something changed (each change is a message to
-    the browser)."""
-    state = st.session_state
-    params = st.query_params
-    current = {k: params.get_all(k) for k in params}
-    wanted = dict(current)
-    table = state.get("table")
-    if table is not None and table.key.startswith("builtin:"):
-        spec = BUILTIN.get(table.title)
-        wanted["data"] = [spec.key if spec is not None and spec.key else table.title]
-    else:
-        wanted.pop("data", None)
-    for key in URL_STATE:
-        value = state.get(key)
-        if key not in state or value is None and key not in _NONE_KEYS:
-            wanted.pop(key, None)
-        elif isinstance(value, (list, tuple)):
-            wanted[key] = [str(v) for v in value]
-        else:
-            wanted[key] = ["none" if value is None else str(value)]
-    wanted["lang"] = [lang()]
-    for key in current.keys() - wanted.keys():
-        del params[key]
-    for key, values in wanted.items():
-        if current.get(key) != values:  # (bound widgets' keys never differ here)
-            params[key] = values[0] if len(values) == 1 else values
+#: Names the pages import from here, defined in pages.fits and pages.sidebar.
+REEXPORTED = (Fit, step_dot, sidebar_controls)

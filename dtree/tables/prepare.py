@@ -223,6 +223,39 @@ class Setup:
     seed: int = 0
 
 
+def setup_from_choices(frame: pd.DataFrame, choices, *, default_target: str,
+                       default_test_size: float = 0.25, identifiers=(), types=None) -> Setup:
+    """The :class:`Setup` for the data page's ``choices`` (a mapping with any
+    of ``target``, ``task``, ``feature_mode``, ``features``, ``categorical``,
+    ``test_size``, ``seed``), each missing or stale one replaced by its
+    default: ``default_target``; the task inferred from the target; all the
+    other columns but the ``identifiers`` (all of them if that leaves none);
+    the columns ``types`` (from :func:`infer_types`) calls categorical.
+
+    >>> frame = pd.DataFrame({"id": range(3), "x": [1, 2, 3], "y": list("aab")})
+    >>> setup_from_choices(frame, {}, default_target="y", identifiers=["id"])
+    Setup(target='y', features=('x',), categorical=(), task='classification', test_size=0.25, seed=0)
+    """
+    columns = list(frame.columns)
+    target = choices.get("target")
+    if target not in columns:
+        target = default_target
+    task = choices.get("task", "auto")
+    if task not in ("classification", "regression"):
+        task = infer_task(frame[target])
+    others = [c for c in columns if c != target]
+    if choices.get("feature_mode") == "choose":
+        features = tuple(c for c in choices.get("features", others) if c in others)
+    else:  # all the other columns but identifiers
+        skip = set(identifiers)
+        features = tuple(c for c in others if c not in skip) or tuple(others)
+    types = types or {}
+    default_cat = [c for c in others if types.get(c) == "categorical"]
+    categorical = tuple(c for c in choices.get("categorical", default_cat) if c in features)
+    return Setup(target, features, categorical, task,
+                 float(choices.get("test_size", default_test_size)), int(choices.get("seed", 0)))
+
+
 @dataclass
 class Prepared:
     """Train/test tables ready for the estimator, and what was done to get them.

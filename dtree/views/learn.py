@@ -104,7 +104,7 @@ def split_gain(criterion: str, parent, children) -> float:
     return 0.0 if abs(gain) < 1e-12 else float(gain)
 
 
-#: Seed 000's exercise on 1 - max p: a split that makes the children purer
+#: An exercise on 1 - max p: a split that makes the children purer
 #: without lowering the weighted misclassification rate.
 ERR_EXAMPLE = ([40, 20], [[30, 10], [10, 10]])
 
@@ -185,8 +185,8 @@ TAYLOR_SERIES = (r"-\ln p = (1-p) + \tfrac{1}{2}(1-p)^2 + \tfrac{1}{3}(1-p)^3 + 
                  r"\approx \sum_k p_k(1-p_k) = \mathrm{Gini}(D)")
 
 #: Extra curves of the chart (not criteria of the engine): entropy in nats,
-#: which Gini and T_2 approximate, and half the entropy (seed 003 compares
-#: it with Gini).
+#: which Gini and T_2 approximate, and half the entropy (the lecture's figure
+#: compares it with Gini).
 EXTRA_CURVES = ("entropy_nats", "half_entropy")
 
 
@@ -531,7 +531,7 @@ def gain_ratio_figure(example: GainExample, lang="en", height=460):
 
 
 # ---------------------------------------------------------------------------
-# Rescaling the features (seed 000's exercise)
+# Rescaling the features (an exercise on rescaling)
 # ---------------------------------------------------------------------------
 
 

@@ -1,5 +1,5 @@
-"""Depth-first, breadth-first and best-first growth compared (seed 000's
-exercise: "if the tree grew breadth-first instead of depth-first, could the
+"""Depth-first, breadth-first and best-first growth compared (an
+exercise on growth orders: "if the tree grew breadth-first instead of depth-first, could the
 result differ?").
 
 The split chosen at a node depends only on the node's own samples, so when
