@@ -32,6 +32,7 @@ import socket
 import subprocess
 import sys
 import time
+import weakref
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -253,33 +254,76 @@ def wait_for_app(page, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
     page.wait_for_function(_APP_SETTLED_JS, timeout=timeout)
 
 
-_WATCH_RUNS_JS = """() => {
-  const app = document.querySelector('[data-testid="stApp"]');
-  if (window.__dtreeRuns) window.__dtreeRuns.observer.disconnect();
-  const runs = {finished: 0};
-  runs.observer = new MutationObserver((records) => {
-    for (const r of records) if (r.oldValue === 'running') runs.finished += 1;
-  });
-  runs.observer.observe(app, {attributes: true, attributeOldValue: true,
-                              attributeFilter: ['data-test-script-state']});
-  window.__dtreeRuns = runs;
-}"""
+class _Runs:
+    """The app's finished script runs, counted from its own messages: every
+    ``script_finished`` ForwardMsg on the page's /_stcore/stream websocket
+    (not one that ends a run early for a rerun).  A run so quick that the
+    page never shows it running is still counted."""
 
-_RERUN_DONE_JS = """() => !!window.__dtreeRuns && window.__dtreeRuns.finished > 0
-  && (""" + _APP_SETTLED_JS + """)()"""
+    def __init__(self):
+        self.finished = 0
+        self.mark = 0
+        self.ws = None
+
+    def on_websocket(self, ws):
+        if "/_stcore/stream" not in ws.url:
+            return
+        self.ws = ws
+        ws.on("framereceived", self.on_frame)
+
+    def on_frame(self, payload):
+        if _is_finished(payload):
+            self.finished += 1
+
+
+def _is_finished(payload) -> bool:
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    if isinstance(payload, str):
+        return False
+    msg = ForwardMsg()
+    try:
+        msg.ParseFromString(payload)
+    except Exception:  # not a ForwardMsg: not ours to count
+        return False
+    return (msg.WhichOneof("type") == "script_finished"
+            and msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN)
+
+
+_RUNS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _runs(page) -> _Runs:
+    """The page's run counter (listening from before the page's websocket opens:
+    open_app calls this before it navigates)."""
+    runs = _RUNS.get(page)
+    if runs is None:
+        runs = _RUNS[page] = _Runs()
+        page.on("websocket", runs.on_websocket)
+    return runs
 
 
 def expect_rerun(page) -> None:
-    """Start counting the app's script runs (call it before the action that
-    reruns the app, then wait_for_rerun).  A run that starts and ends between
-    two polls is still seen: every change of the app's run state is recorded."""
-    page.evaluate(_WATCH_RUNS_JS)
+    """Mark the app's finished runs so far (call it before the action that
+    reruns the app, then wait_for_rerun)."""
+    runs = _runs(page)
+    runs.mark = runs.finished
 
 
 def wait_for_rerun(page, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
-    """Wait until a script run has finished since expect_rerun, and the app
-    is settled.  (wait_for_app alone can return before a rerun has begun.)"""
-    page.wait_for_function(_RERUN_DONE_JS, timeout=timeout)
+    """Wait until the app has finished a script run since expect_rerun (its
+    script_finished message), then until the page is settled.  (wait_for_app
+    alone can return before a rerun has begun.)"""
+    runs = _runs(page)
+    deadline = time.monotonic() + timeout / 1000
+    while runs.finished <= runs.mark:
+        left = (deadline - time.monotonic()) * 1000
+        if runs.ws is None or left <= 0:
+            raise AssertionError(f"the app finished no script run in {timeout / 1000:.0f} s"
+                                 if runs.ws is not None else "the page has no app websocket")
+        # events arrive only inside Playwright calls: this one waits for the message
+        runs.ws.wait_for_event("framereceived", predicate=_is_finished, timeout=left)
+    wait_for_app(page, timeout=timeout)
 
 
 _DRAWN_JS = """() => {
@@ -303,5 +347,6 @@ def wait_for_drawn(page, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
 
 def open_app(page, url: str, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
     """Go to ``url`` and wait for the first script run to finish."""
+    _runs(page)  # count the app's runs from the new page's first message
     page.goto(url, wait_until="domcontentloaded", timeout=timeout)
     wait_for_app(page, timeout=timeout)
