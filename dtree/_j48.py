@@ -299,11 +299,16 @@ class J48Data:
         mid = (xs[i + 1] + xs[i]) / 2.0
         if mid == xs[i + 1]:
             mid = xs[i]
+        return self._chosen_cut(cand, mid, np.stack([left[i], all_known - left[i]]), gain,
+                                total)
+
+    def _chosen_cut(self, cand, mid, final, gain, total):
+        """Fill ``cand`` with the cut at ``mid``: its threshold (rule 6: the
+        largest training value of the whole set <= the midpoint), the two bags
+        ``final``, the gain, split information and gain ratio."""
         cand.cut = mid
-        # rule 6: the largest training value (whole set) <= the midpoint
-        values = self.sorted_values[f]
+        values = self.sorted_values[cand.feature]
         cand.threshold = float(values[np.searchsorted(values, mid + SMALL, side="left") - 1])
-        final = np.stack([left[i], all_known - left[i]])
         cand.bags = final
         cand.valid = True
         cand.gain = gain
@@ -384,16 +389,8 @@ class J48Data:
             mid = (x[i + 1] + x[i]) / 2.0
             if mid == x[i + 1]:
                 mid = x[i]
-            cand.cut = mid
-            # rule 6: the largest training value (whole set) <= the midpoint
-            values = self.sorted_values[cand.feature]
-            cand.threshold = float(values[np.searchsorted(values, mid + SMALL, side="left") - 1])
-            final = np.stack([left[:, j, i], all_known[j] - left[:, j, i]])
-            cand.bags = final
-            cand.valid = True
-            cand.gain = gain
-            cand.split_info = split_info(final, total)
-            cand.ratio = gain_ratio(gain, cand.split_info, total)
+            self._chosen_cut(cand, mid, np.stack([left[:, j, i], all_known[j] - left[:, j, i]]),
+                             gain, total)
         return cands
 
     # -- rule 7: the choice ----------------------------------------------------------
