@@ -4,11 +4,15 @@ The English names live with the code that defines them (criteria and
 presets in dtree.tables.prepare, datasets in dtree.tables.io, stop reasons in
 dtree._grow); the plain modules stay in English, so the pages look the
 Chinese ones up here (falling back to the English name for anything new).
+The stop reasons' Chinese names are the views' (dtree.views.narration,
+re-exported here as STOP_REASONS_ZH).
 The engine's messages (errors and notes) are translated here too, at the
 page boundary: :func:`message_zh`.
 """
 
 import re
+
+from dtree.views import narration
 
 CRITERIA_ZH = {
     "gini": "基尼系数（Gini 指数）",
@@ -53,31 +57,9 @@ DATASETS_ZH = {
         "西瓜数据集 2.0α，含缺失值（周志华）", "《机器学习》表4.4：表4.1 加上缺失值"),
 }
 
-#: Why a leaf is a leaf (dtree._grow.STOP_REASONS).
-STOP_REASONS_ZH = {
-    "max_depth": "达到 max_depth（最大深度）",
-    "min_samples_split": "样本数少于 min_samples_split",
-    "min_samples_leaf": "样本数少于 2 × min_samples_leaf",
-    "min_weight_fraction_leaf": "权重不足以分出两个满足 min_weight_fraction_leaf 的叶结点",
-    "pure": "纯结点（不纯度为 0）",
-    "no valid split": "没有可行的划分",
-    "min_impurity_decrease": "不纯度减少量低于 min_impurity_decrease",
-    "leaf budget": "叶结点数已达 max_leaf_nodes 上限",
-    "no split": "没有划分",
-    "leaf": "叶结点",
-    # J48 (Weka's C4.5)
-    "fewer than 2 branches with >= min_objects rows":
-        "少于 2 个分支的样本数不小于 min_objects",
-    "collapsed: the subtree made as many training errors":
-        "已合并：子树的训练误差不少于该结点作为叶结点时的误差",
-    "empty branch": "空分支",
-    # why a J48 feature cannot split a node (a candidate table's "rejected")
-    "no cut point": "没有可用的切分点（取值都相同）",
-    "MDL penalty >= gain": "MDL 惩罚不小于信息增益",
-    "gain ratio 0": "信息增益比为 0",
-    # a tree opened from scikit-learn (dtree._sklearn)
-    "pruned (ccp_alpha)": "已剪枝（ccp_alpha）",
-}
+#: Why a leaf is a leaf (dtree._grow.STOP_REASONS): kept with the Grow page's
+#: words, in dtree.views.narration (its views need them), and re-exported here.
+STOP_REASONS_ZH = narration.STOP_REASONS_ZH
 
 TASKS_ZH = {"classification": "分类", "regression": "回归"}
 

@@ -260,3 +260,33 @@ def test_partition_follows_categorical_splits_at_the_chosen_point():
         for p, leaf in zip(probe, tree.apply(probe.astype(np.float32))):
             r = rects.loc[leaf]
             assert r.x0 < p[fx] <= r.x1 and r.y0 < p[fy] <= r.y1
+
+
+def test_the_typical_row_is_the_median_or_the_most_common_code():
+    X, y = penguins()
+    model = DecisionTreeClassifier(categorical_features=["island", "sex"], max_depth=3).fit(X, y)
+    enc = explain.encode(model, X)
+    point = explain.typical_row(model, enc)
+    assert point.dtype == np.float32 and point.shape == (X.shape[1],)
+    for j, name in enumerate(X.columns):
+        col = enc[:, j][~np.isnan(enc[:, j])]
+        if model.is_categorical_[j]:
+            # the most common category of the table, as the tree's code for it
+            common = X[name].mode()[0]
+            assert model.categories_[j][int(point[j])] == common
+        else:
+            assert point[j] == pytest.approx(X[name].median(), rel=1e-6)
+            assert point[j] == pytest.approx(np.median(col), rel=1e-6)
+    nothing = np.full((3, 2), np.nan, dtype=np.float32)
+    two = DecisionTreeClassifier().fit(pd.DataFrame({"a": [1.0, 2.0], "b": [3.0, 4.0]}), [0, 1])
+    assert explain.typical_row(two, nothing).tolist() == [0.0, 0.0]  # never known: 0
+
+
+def test_region_features_are_the_numeric_ones_by_importance():
+    X, y = penguins()
+    model = DecisionTreeClassifier(categorical_features=["island", "sex"], max_depth=3).fit(X, y)
+    numeric, order = explain.region_features(model)
+    assert numeric == [j for j, c in enumerate(X.columns) if c not in ("island", "sex")]
+    assert sorted(order) == numeric
+    imp = model.feature_importances_[order]
+    assert list(imp) == sorted(imp, reverse=True) and imp[0] == imp.max() > 0

@@ -522,6 +522,32 @@ def _score_each_step(model, X_enc, y) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
+def region_features(model):
+    """(numeric, order): the numeric features a decision-region plot can use,
+    in column order, and the same by decreasing importance (the default
+    axes are the first two of ``order``)."""
+    numeric = [f for f in range(model.n_features_in_) if not model.is_categorical_[f]]
+    return numeric, sorted(numeric, key=lambda f: -model.feature_importances_[f])
+
+
+def typical_row(model, X) -> np.ndarray:
+    """The row through which a decision-region plane is cut: the median of
+    each numeric feature and the most common code of each categorical one,
+    over the rows of ``X`` (encoded as the tree reads them) where it is
+    known; 0 for a feature never known."""
+    point = np.zeros(X.shape[1], dtype=np.float32)
+    for j in range(X.shape[1]):
+        col = X[:, j][~np.isnan(X[:, j])]
+        if not len(col):
+            continue
+        if model.is_categorical_[j]:
+            values, counts = np.unique(col, return_counts=True)
+            point[j] = values[np.argmax(counts)]
+        else:
+            point[j] = np.median(col)
+    return point
+
+
 def node_boxes(tree, n_features):
     """Bounds of every node's region: ``lo < x <= hi`` feature by feature
     (arrays of shape (node_count, n_features), -inf/inf when unbounded)."""
