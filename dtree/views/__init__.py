@@ -9,6 +9,11 @@ hold (grown here or opened from scikit-learn) can be shown:
 * ``compare``: matching nodes across trees and comparing them;
 * ``orders``: depth-first, breadth-first and best-first growth side by side;
 * ``prediction``: one prediction's path and the feature importances;
+* ``predictiontext``: the Prediction and Importances tabs' sample values,
+  tables and words;
+* ``narration``: the Grow page's sentences (each step, stop reasons, captions);
+* ``inspector``: the Grow page's node inspector (titles, formulas, candidate
+  tables, gain charts);
 * ``pruneview``: the pruning sequences, curves and trees;
 * ``learn``: the worked examples of the Learn page;
 * ``downloads``: the files the app offers for download (DOT, SVG, PNG, text,
