@@ -41,7 +41,8 @@ from dtree.tables.prepare import (CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA, 
                                   column_summary, criteria_for, estimator_for, identifier_columns,
                                   infer_types, prepare, setup_from_choices)
 from pages.fits import Fit, _size, step_dot
-from pages.memory import MB, SizedLRU, budget_mb, request_trim, start_janitor
+from pages.janitor import request_trim, start_janitor
+from pages.memory import MB, SizedLRU, budget_mb
 from pages.terms import CRITERIA_ZH, DATASETS_ZH, GROWTH_ZH, message_zh, zh
 
 DEFAULT_DATASET = "Iris"
@@ -384,7 +385,7 @@ def reap_closed_sessions() -> int:
         return 0
 
 
-start_janitor(_watched_caches, reap_closed_sessions)  # once per process (pages.memory)
+start_janitor(_watched_caches, reap_closed_sessions)  # once per process (pages.janitor)
 
 
 def _prepared(key: str, setup: Setup, _frame: pd.DataFrame):
