@@ -11,7 +11,7 @@ entry count), and every shared mutable structure is guarded by a lock:
   strings and the containers and objects around them (shared parts once).
 
 Not a page: Streamlit-free helpers the pages' caches are built from
-(pages/shared.py, fits.py, export_panel.py); the garbage collector and the
+(pages/caches.py, fits.py, export_panel.py); the garbage collector and the
 heap are :mod:`pages.janitor`'s.
 """
 

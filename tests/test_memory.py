@@ -1,5 +1,5 @@
 """The size-bounded caches shared by every session of a server process
-(pages/memory.py, pages/janitor.py, pages/shared.py), and the fits shared across sessions."""
+(pages/memory.py, pages/janitor.py, pages/caches.py), and the fits shared across sessions."""
 
 import threading
 import time
