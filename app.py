@@ -10,7 +10,7 @@ Run it with ``make run`` (or ``streamlit run app.py``).
 
 import streamlit as st
 
-from pages.memory import freeze_imports_once
+from pages.janitor import freeze_imports_once
 from pages.shared import LANGUAGES, current_table, presenting, tr
 from pages.url_state import restore_view_from_url, url_warning, write_view_to_url
 
@@ -128,6 +128,6 @@ try:
 finally:  # also when a page stops early (st.stop) on a message
     write_view_to_url()
     # Once per process, after the first page has imported what it needs:
-    # gc.freeze() (see pages/memory.py and .streamlit/config.toml
+    # gc.freeze() (see pages/janitor.py and .streamlit/config.toml
     # [runner] postScriptGC for the measurements).
     freeze_imports_once()

@@ -1,4 +1,4 @@
-"""Memory of the app process: caches bounded by size, and the garbage collector.
+"""Caches of the app process bounded by their size in bytes.
 
 A lecture puts a whole class on one server process, so everything the app
 keeps across runs is bounded by its estimated size in bytes (as well as by
@@ -6,20 +6,17 @@ entry count), and every shared mutable structure is guarded by a lock:
 
 * :class:`SizedLRU`: a thread-safe least-recently-used map that evicts by
   estimated bytes; :meth:`SizedLRU.get_or_create` computes a missing value
-  once, even when many sessions ask for it at the same moment.
+  once, even when many sessions ask for it at the same moment;
 * :func:`estimate_bytes`: the bytes held by numpy arrays, pandas frames,
-  strings and the containers and objects around them (shared parts counted
-  once).
-* :func:`freeze_imports_once`: ``gc.freeze()`` once per process (see app.py
-  for the measurements behind it).
+  strings and the containers and objects around them (shared parts once).
 
-Not a page: the Streamlit-free helpers that pages/shared.py, pages/compare.py
-and pages/export_panel.py build their caches from.
+Not a page: Streamlit-free helpers the pages' caches are built from
+(pages/caches.py, fits.py, export_panel.py); the garbage collector and the
+heap are :mod:`pages.janitor`'s.
 """
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 import threading
@@ -32,9 +29,7 @@ import pandas as pd
 
 MB = 2**20
 
-# ---------------------------------------------------------------------------
-# Estimated size
-# ---------------------------------------------------------------------------
+# -- estimated size ---------------------------------------------------------
 
 #: At most this many objects are walked for one estimate (a fitted tree with
 #: thousands of steps is walked whole; a runaway graph is not).
@@ -103,9 +98,7 @@ def estimate_bytes(obj: Any, _limit: int = MAX_OBJECTS) -> int:
     return total
 
 
-# ---------------------------------------------------------------------------
-# The cache
-# ---------------------------------------------------------------------------
+# -- the cache --------------------------------------------------------------
 
 
 class SizedLRU:
@@ -256,160 +249,3 @@ def budget_mb(name: str, default: int) -> int:
         return max(1, int(os.environ.get(f"DTREE_{name.upper()}_MB", default)))
     except ValueError:
         return default
-
-
-# ---------------------------------------------------------------------------
-# The garbage collector
-# ---------------------------------------------------------------------------
-
-_frozen = False
-_frozen_lock = threading.Lock()
-
-
-def freeze_imports_once() -> bool:
-    """``gc.freeze()`` once per process: the objects that exist now (modules,
-    classes, functions of numpy, pandas, Streamlit and the app) move to the
-    permanent generation, which no collection walks again.  Set
-    ``DTREE_GC_FREEZE=0`` to skip.  True the one time it froze."""
-    global _frozen
-    if os.environ.get("DTREE_GC_FREEZE", "1") == "0":
-        return False
-    with _frozen_lock:
-        if _frozen:
-            return False
-        _frozen = True
-    gc.collect()  # no garbage into the permanent generation
-    gc.freeze()
-    return True
-
-
-# ---------------------------------------------------------------------------
-# Giving memory back
-# ---------------------------------------------------------------------------
-
-_libc = None
-_trim_lock = threading.Lock()
-_last_trim = 0.0
-_trim_pending = False
-trims = 0  # how many times malloc_trim ran (read by tests and the debug log)
-
-
-def malloc_trim() -> bool:
-    """``malloc_trim(0)``: glibc gives the free pages of its heaps (every
-    thread's arena) back to the system.  Freed NumPy buffers and frames
-    otherwise stay in the process (after large frees glibc raises its mmap
-    threshold, so later large arrays come from the heap).  False where there
-    is no glibc."""
-    global _libc, trims
-    try:
-        if _libc is None:
-            import ctypes
-
-            _libc = ctypes.CDLL("libc.so.6")
-        _libc.malloc_trim(0)  # (ctypes releases the GIL during the call)
-    except (OSError, AttributeError):
-        return False
-    trims += 1
-    return True
-
-
-def request_trim(min_interval: float = 5.0, clock: Callable[[], float] | None = None) -> str:
-    """Ask for a :func:`malloc_trim` after memory was released: now, if the
-    last one was at least ``min_interval`` seconds ago, else once, later (one
-    pending trim at most, on a timer thread).  Returns "now", "later" or
-    "pending" (one is already due)."""
-    global _last_trim, _trim_pending
-    import time
-
-    now = (clock or time.monotonic)()
-    with _trim_lock:
-        if _trim_pending:
-            return "pending"
-        wait = _last_trim + min_interval - now
-        if wait <= 0:
-            _last_trim = now
-            run_now = True
-        else:
-            _trim_pending = True
-            run_now = False
-    if run_now:
-        malloc_trim()
-        return "now"
-
-    def later():
-        global _last_trim, _trim_pending
-        with _trim_lock:
-            _trim_pending = False
-            _last_trim = time.monotonic()
-        malloc_trim()
-    timer = threading.Timer(wait, later)
-    timer.daemon = True
-    timer.start()
-    return "later"
-
-
-_janitor_started = False
-
-
-def start_janitor(caches: Callable[[], dict] = dict,
-                  reap: Callable[[], int] = lambda: 0) -> bool:
-    """Once per process, a daemon thread that every ``DTREE_JANITOR_S``
-    seconds (10 by default; 0: none) calls ``reap()`` (drops the sessions
-    that closed long enough ago: see pages.shared.reap_closed_sessions),
-    collects garbage cycles and, when that freed anything or a cache
-    released or evicted entries since, trims the heap.
-
-    Streamlit's own collection after every script run is off
-    (.streamlit/config.toml), and an idle server allocates too little for
-    Python's automatic collections to run: without this, what the sessions
-    that closed left in cycles stays, and so does the memory glibc keeps.
-    ``caches()`` names the caches to watch (name -> SizedLRU).  With
-    ``DTREE_MEMDEBUG=<file>``, each round appends a JSON line (RSS, the
-    caches, what was collected) to that file."""
-    global _janitor_started
-    try:
-        interval = float(os.environ.get("DTREE_JANITOR_S", "10"))
-    except ValueError:
-        interval = 30.0
-    with _frozen_lock:
-        if _janitor_started or interval <= 0:
-            return False
-        _janitor_started = True
-    debug = os.environ.get("DTREE_MEMDEBUG")
-
-    def loop():
-        import json
-        import time
-
-        seen = {}
-        while True:
-            time.sleep(interval)
-            try:
-                reaped = reap()
-            except Exception:  # the janitor must not die of it
-                reaped = 0
-            collected = gc.collect()
-            now = {name: (c.evictions, c.releases) for name, c in caches().items()}
-            released = now != seen
-            seen = now
-            if collected or released or reaped:
-                request_trim(0.0)
-            if debug:
-                line = dict(t=round(time.time(), 1), rss_mb=round(_rss_mb()),
-                            reaped=reaped, collected=collected, trims=trims,
-                            caches={name: dict(entries=len(c), mb=round(c.nbytes / MB, 1),
-                                               evictions=c.evictions, releases=c.releases)
-                                    for name, c in caches().items()})
-                with open(debug, "a") as f:
-                    f.write(json.dumps(line) + "\n")
-
-    threading.Thread(target=loop, name="dtree-janitor", daemon=True).start()
-    return True
-
-
-def _rss_mb() -> float:
-    try:
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / MB
-    except (OSError, ValueError):
-        return float("nan")

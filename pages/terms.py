@@ -1,33 +1,21 @@
 """Chinese names of the app's fixed vocabulary, in the seeds' terms.
 
-The English names live with the code that defines them (criteria and
-presets in dtree.tables.prepare, datasets in dtree.tables.io, stop reasons in
-dtree._grow); the plain modules stay in English, so the pages look the
-Chinese ones up here (falling back to the English name for anything new).
-The stop reasons' Chinese names are the views' (dtree.views.narration,
-re-exported here as STOP_REASONS_ZH).
+The English names live with the code that defines them (presets in
+dtree.tables.prepare, stop reasons in dtree._grow); the engine stays in
+English, so the pages look the Chinese ones up here (falling back to the
+English name for anything new).  The names of tasks, criteria, growth orders
+and built-in datasets have their Chinese beside their English, in
+dtree.tables.choices and dtree.tables.dataset; the stop reasons' Chinese
+names are the views' (dtree.views.narration).  All are re-exported here.
 The engine's messages (errors and notes) are translated here too, at the
 page boundary: :func:`message_zh`.
 """
 
 import re
 
+from dtree.tables.choices import CRITERIA_ZH, GROWTH_ZH, TASKS_ZH  # noqa: F401
+from dtree.tables.dataset import DATASETS_ZH  # noqa: F401
 from dtree.views import narration
-
-CRITERIA_ZH = {
-    "gini": "基尼系数（Gini 指数）",
-    "entropy": "信息熵（信息增益）",
-    "gain_ratio": "信息增益比（C4.5）",
-    "misclassification": "误分类率",
-    "taylor2": "熵的二阶泰勒近似",
-    "squared_error": "均方误差（方差）",
-    "absolute_error": "平均绝对误差（中位数）",
-    "friedman_mse": "Friedman 均方误差",
-    "poisson": "泊松偏差",
-}
-
-GROWTH_ZH = {"depth_first": "深度优先", "best_first": "最优优先",
-             "breadth_first": "广度优先"}
 
 PRESETS_ZH = {
     "CART": "CART：二叉划分（一个阈值，或把类别分成两组），默认用基尼系数（也可选其他准则）。"
@@ -41,27 +29,9 @@ PRESETS_ZH = {
            "至少两个分支各有不少于 2 个样本（min_objects）。含缺失值的样本按权重分到各分支。",
 }
 
-#: Built-in dataset title -> (Chinese title, Chinese description).
-DATASETS_ZH = {
-    "Iris": ("鸢尾花 Iris", "150 朵鸢尾花，4 项测量，3 个品种"),
-    "Wine": ("葡萄酒 Wine", "178 种葡萄酒，13 项化学测量，3 个品种"),
-    "Penguins": ("企鹅 Penguins", "344 只帕尔默企鹅：身体测量、岛屿、性别；有缺失值"),
-    "Cats (lecture example)": ("猫（课程示例）", "10 只动物，3 个是/否特征"),
-    "Loan applications (Li Hang)": ("贷款申请（李航）",
-                                    "《统计学习方法》表5.1：15 位申请人，4 个类别特征"),
-    "PlayTennis (Quinlan, Mitchell)": ("打网球 PlayTennis（Quinlan、Mitchell）",
-                                       "14 天，4 个天气特征"),
-    "Watermelon 2.0 (Zhou Zhihua)": ("西瓜数据集 2.0（周志华）",
-                                     "《机器学习》表4.1：17 个西瓜，6 个特征"),
-    "Watermelon 2.0α, missing values (Zhou Zhihua)": (
-        "西瓜数据集 2.0α，含缺失值（周志华）", "《机器学习》表4.4：表4.1 加上缺失值"),
-}
-
 #: Why a leaf is a leaf (dtree._grow.STOP_REASONS): kept with the Grow page's
 #: words, in dtree.views.narration (its views need them), and re-exported here.
 STOP_REASONS_ZH = narration.STOP_REASONS_ZH
-
-TASKS_ZH = {"classification": "分类", "regression": "回归"}
 
 
 def zh(table: dict, key, english: str) -> str:

@@ -1,5 +1,5 @@
 """The size-bounded caches shared by every session of a server process
-(pages/memory.py, pages/shared.py), and the fits shared across sessions."""
+(pages/memory.py, pages/janitor.py, pages/caches.py), and the fits shared across sessions."""
 
 import threading
 import time
@@ -271,20 +271,20 @@ def test_discard_counts_releases():
 
 
 def test_malloc_trim_runs_on_glibc():
-    import pages.memory as memory
+    import pages.janitor as janitor
 
-    before = memory.trims
-    assert memory.malloc_trim() is True  # this machine: Debian, glibc
-    assert memory.trims == before + 1
+    before = janitor.trims
+    assert janitor.malloc_trim() is True  # this machine: Debian, glibc
+    assert janitor.trims == before + 1
 
 
 def test_trims_are_rate_limited_to_one_now_and_one_later(monkeypatch):
-    import pages.memory as memory
+    import pages.janitor as janitor
 
     calls = []
-    monkeypatch.setattr(memory, "malloc_trim", lambda: calls.append(1) or True)
-    monkeypatch.setattr(memory, "_last_trim", 0.0)
-    monkeypatch.setattr(memory, "_trim_pending", False)
+    monkeypatch.setattr(janitor, "malloc_trim", lambda: calls.append(1) or True)
+    monkeypatch.setattr(janitor, "_last_trim", 0.0)
+    monkeypatch.setattr(janitor, "_trim_pending", False)
     timers = []
 
     class FakeTimer:
@@ -295,16 +295,16 @@ def test_trims_are_rate_limited_to_one_now_and_one_later(monkeypatch):
         def start(self):
             pass
 
-    monkeypatch.setattr(memory.threading, "Timer", FakeTimer)
+    monkeypatch.setattr(janitor.threading, "Timer", FakeTimer)
     now = [100.0]
     clock = lambda: now[0]  # noqa: E731
-    assert memory.request_trim(5.0, clock) == "now" and len(calls) == 1
+    assert janitor.request_trim(5.0, clock) == "now" and len(calls) == 1
     now[0] = 101.0
-    assert memory.request_trim(5.0, clock) == "later"
-    assert memory.request_trim(5.0, clock) == "pending"  # one pending at most
+    assert janitor.request_trim(5.0, clock) == "later"
+    assert janitor.request_trim(5.0, clock) == "pending"  # one pending at most
     assert len(calls) == 1 and len(timers) == 1 and timers[0].wait == pytest.approx(4.0)
     timers[0].fn()  # the timer fires
-    assert len(calls) == 2 and memory._trim_pending is False
+    assert len(calls) == 2 and janitor._trim_pending is False
 
 
 def test_an_upload_is_released_from_the_caches_when_its_last_holder_goes():

@@ -16,6 +16,7 @@ hold (grown here or opened from scikit-learn) can be shown:
   tables, gain charts);
 * ``pruneview``: the pruning sequences, curves and trees;
 * ``learn``: the worked examples of the Learn page;
+* ``datatext``: the Data page's sentences and shown tables;
 * ``downloads``: the files the app offers for download (DOT, SVG, PNG, text,
   the growth as JSON).
 """
