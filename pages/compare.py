@@ -3,8 +3,6 @@
 The words are in dtree.views.comparetext, the choice of trees that part and
 the numbers in dtree.views.compare; this page reads the widgets and draws."""
 
-from functools import partial
-
 import streamlit as st
 
 from dtree.views import compare
@@ -12,6 +10,7 @@ from dtree.views import comparetext as words
 from dtree.tables.io import BUILTIN
 from dtree.tables.prepare import setup_from_choices
 from pages import compare_panels as panels
+from pages.stepping import move, moves, step_buttons
 from pages.shared import (builtin_table, chosen_parameters, current_setup,
                           current_table, default_target, fitted, identifiers, inferred_types,
                           keys_legend, lang, md, prepared, presenting, require_frame, said,
@@ -136,11 +135,6 @@ max_steps = max(p.n_steps for p in profiles)
 
 
 # -- lockstep ------------------------------------------------------------------------
-def move(delta=None, to=None):
-    step = state.get("cmp_step", 0) if to is None else to
-    state["cmp_step"] = int(min(max(step + (delta or 0), 0), max_steps))
-
-
 if state.get("cmp_step", 0) > max_steps:
     state["cmp_step"] = max_steps
 divergence = _divergence(tuple(c[3] for c in ok), [p.model for p in profiles]) \
@@ -148,20 +142,14 @@ divergence = _divergence(tuple(c[3] for c in ok), [p.model for p in profiles]) \
 part_step = compare.divergence_step(divergence) if divergence is not None else None
 
 step = shown_step("cmp_step", max_steps) if max_steps else 0  # (a link's, at first)
-nav_button = partial(step_button, nav, compact=present)
-# Previous/first are disabled at step 0 and Next/last at the last step, so
-# that a key press never silently does nothing
-nav_button(tr("First step", "第一步"), "cmp_first", ":material/first_page:", on_click=move,
-           kwargs={"to": 0}, disabled=step <= 0, shortcut="Home")
-nav_button(tr("Previous step", "上一步"), "cmp_prev", ":material/skip_previous:", on_click=move,
-           kwargs={"delta": -1}, disabled=step <= 0, shortcut="Left")
-nav_button(tr("Next step", "下一步"), "cmp_next", ":material/skip_next:", on_click=move,
-           kwargs={"delta": 1}, type="primary", disabled=step >= max_steps, shortcut="Right")
-nav_button(tr("Last step", "最后一步"), "cmp_last", ":material/last_page:", on_click=move,
-           kwargs={"to": max_steps}, disabled=step >= max_steps, shortcut="End")
+step_buttons(nav, present, [tr("First step", "第一步"), tr("Previous step", "上一步"),
+                            tr("Next step", "下一步"), tr("Last step", "最后一步")],
+             ("cmp_first", "cmp_prev", "cmp_next", "cmp_last"), moves("cmp_step", 0, max_steps),
+             step <= 0, step >= max_steps)
 if part_step is not None:
-    nav_button(tr("Go to where they part", "跳到分歧处"), "cmp_goto", ":material/call_split:",
-               on_click=move, kwargs={"to": part_step})
+    step_button(nav, tr("Go to where they part", "跳到分歧处"), "cmp_goto",
+                ":material/call_split:", present, on_click=move,
+                kwargs={"key": "cmp_step", "low": 0, "high": max_steps, "to": part_step})
 if max_steps:
     (nav if present else st).slider(
         tr("Step (splits made so far, the same for every tree)",
