@@ -71,7 +71,7 @@ view_names = {v: words.view_name(v, lang()) for v in VIEWS}  # in this run's lan
 view = head.segmented_control(tr("Method", "方法"), VIEWS, default="ccp", key="prune_view",
                               format_func=view_names.get, bind="query-params", required=True,
                               label_visibility="collapsed" if present else "visible")
-pruning = Pruning(fit, seq, setup, head, present)
+pruning = Pruning(fit, seq, head, present)
 
 
 # -- cost-complexity pruning ------------------------------------------------------

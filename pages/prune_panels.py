@@ -30,7 +30,6 @@ class Pruning:
 
     fit: object
     seq: object  # the weakest-link sequence of the fit's tree
-    setup: object
     head: object  # where headers go (presenter mode: one row above the tree)
     present: bool
 
