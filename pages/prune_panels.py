@@ -2,9 +2,8 @@
 drawing a tree or a table, and two of its views: the weakest-link sequence
 one collapse at a time, and REP and PEP side by side (C4.5's EBP is in
 pages/prune_ebp.py).  pages/prune.py builds the :class:`Pruning` and calls
-a view.
-Only widgets and drawing: the words are in dtree.views.prunetext, the
-figures, tables and formulas in dtree.views.pruneview."""
+a view.  Only widgets and drawing: the words are in dtree.views.prunetext,
+the figures, tables and formulas in dtree.views.pruneview."""
 
 from dataclasses import dataclass
 from functools import cached_property
@@ -18,6 +17,7 @@ from dtree.views.prunetext import g_of
 from dtree.views.viz import NEXT_SPLIT
 from pages.shared import keys_legend, lang, md, said, shown_step, tr
 from pages.stepping import moves, step_buttons
+
 
 def say(name):
     """One of the page's fixed texts, in the interface language."""

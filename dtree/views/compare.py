@@ -18,7 +18,10 @@ Plain functions for the Compare page (no Streamlit):
   step;
 * :func:`find_parting` picks, from pairs of (algorithm, criterion) worth
   comparing, the first whose trees part on the data (the Compare page's
-  default and its offers when the trees are all the same);
+  default and its offers when the trees are all the same); :func:`pairs_for`,
+  :func:`more_configs`, :func:`default_config`, :func:`criterion_options`
+  and :func:`column_state` give each column's choices and starting values
+  (the words are in :mod:`dtree.views.comparetext`);
 * :func:`agreement_matrix` compares the trees' test predictions;
 * :func:`impurity_curves` evaluates the engine's impurity criteria for a
   two-class node over p;

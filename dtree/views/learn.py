@@ -14,7 +14,8 @@ Every number comes from the engine (dtree's criteria and estimators); the
 LaTeX strings contain only numbers and fixed symbols, never user text
 (features are named A_1, A_2, ... and branches D_1, D_2, ..., with a legend
 shown by the page).  Plotly builders take ``lang`` ("en"/"zh") and escape
-user text.  No Streamlit here.
+user text.  No Streamlit here; the page's words and tables are in
+:mod:`dtree.views.learntext`.
 """
 
 from __future__ import annotations
