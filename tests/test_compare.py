@@ -528,3 +528,116 @@ def test_find_parting_skips_trees_that_cannot_be_grown():
             fit(algorithm, criterion, params)
     found = compare.find_parting(compare.CLASSIFICATION_PAIRS, refusing, DEFAULT_PARAMS)
     assert found.configs == (("ID3", "entropy"), ("C4.5", "gain_ratio"))
+
+
+# -- the page's choice of columns -----------------------------------------------------------
+
+
+def test_poisson_is_allowed_on_non_negative_targets_with_a_positive_sum():
+    assert compare.poisson_allowed("regression", [0.0, 1.0, 3.0])
+    assert not compare.poisson_allowed("regression", [-1.0, 2.0])
+    assert not compare.poisson_allowed("regression", [0.0, 0.0])
+    assert not compare.poisson_allowed("regression", [])
+    assert not compare.poisson_allowed("classification", ["a", "b"])
+
+
+def test_pairs_and_more_configs_leave_out_poisson_when_it_cannot_grow():
+    assert compare.pairs_for("classification") == compare.CLASSIFICATION_PAIRS
+    assert compare.pairs_for("regression", True) == compare.REGRESSION_PAIRS
+    without = compare.pairs_for("regression", False)
+    assert len(without) == len(compare.REGRESSION_PAIRS) - 1
+    assert all(c != "poisson" for pair in without for _, c in pair)
+    assert [c for _, c in compare.more_configs("regression", False)] == \
+        ["squared_error", "absolute_error", "friedman_mse"]
+    assert compare.more_configs("regression", True)[-1] == ("CART", "poisson")
+    assert compare.more_configs("classification")[0] == ("CART", "gain_ratio")
+
+
+def test_default_config_of_each_column():
+    pair = (("CART", "gini"), ("CART", "entropy"))
+    more = compare.more_configs("classification")
+    changes = {"min_samples_leaf": 5}
+    assert compare.default_config(0, pair, changes, "depth_first", more) == \
+        ("CART", "gini", "depth_first", changes)
+    assert compare.default_config(1, pair, {}, "best_first", more) == \
+        ("CART", "entropy", "best_first", {})
+    # columns 3 and 4: the next candidates not already shown
+    assert compare.default_config(2, pair, {}, "depth_first", more)[:2] == ("CART", "gain_ratio")
+    assert compare.default_config(3, pair, {}, "depth_first", more)[:2] == \
+        ("CART", "misclassification")
+    # regression without Poisson runs out of criteria: growth orders instead
+    reg = compare.pairs_for("regression", False)[0]
+    reg_more = compare.more_configs("regression", False)
+    assert compare.default_config(2, reg, {}, "depth_first", reg_more)[:2] == \
+        ("CART", "friedman_mse")
+    assert compare.default_config(3, reg, {}, "depth_first", reg_more) == \
+        ("CART", "squared_error", "best_first", {})
+
+
+def test_criterion_options_add_taylor_to_cart_and_drop_poisson():
+    from dtree.tables.prepare import criteria_for
+    assert compare.criterion_options(("gini", "entropy"), "classification", "CART") == \
+        ["gini", "entropy", "taylor2"]
+    assert compare.criterion_options(("gini", "taylor2"), "classification", "CART") == \
+        ["gini", "taylor2"]  # not twice
+    assert compare.criterion_options(("entropy",), "classification", "ID3") == ["entropy"]
+    cart = compare.criterion_options(criteria_for("classification", "CART"), "classification",
+                                     "CART")
+    assert cart.count("taylor2") == 1
+    reg = criteria_for("regression", "CART")
+    assert "poisson" in reg
+    assert compare.criterion_options(reg, "regression", "CART", poisson=False) == \
+        [c for c in reg if c != "poisson"]
+    assert compare.criterion_options(reg, "regression", "CART") == list(reg)
+    # Poisson is a regression criterion: classification lists are left alone
+    assert compare.criterion_options(("gini",), "classification", "C4.5", poisson=False) == \
+        ["gini"]
+
+
+def test_search_scope_narrows_on_large_training_sets():
+    pairs = compare.CLASSIFICATION_PAIRS
+    assert compare.search_scope(pairs, compare.ADJUSTMENTS, 1000) == \
+        (pairs, compare.ADJUSTMENTS)
+    assert compare.search_scope(pairs, compare.ADJUSTMENTS, compare.SEARCH_CELLS + 1) == \
+        (pairs[:1], ({},))
+    assert compare.search_scope(pairs, compare.ADJUSTMENTS, 10, limit=5)[0] == pairs[:1]
+
+
+def test_column_state_sets_every_widget_of_every_column():
+    params = dict(DEFAULT_PARAMS, min_samples_leaf=5)
+    state = compare.column_state((("CART", "gini"), ("C4.5", "gain_ratio")), params)
+    assert state["cmp_n"] == 2
+    assert (state["cmp_p2"], state["cmp_c2"]) == ("C4.5", "gain_ratio")
+    for n in (1, 2):
+        assert state[f"cmp_g{n}"] == params["growth"]
+        assert state[f"cmp_d{n}"] == params["max_depth"]
+        assert state[f"cmp_l{n}"] == 5
+        assert state[f"cmp_m{n}"] == params["max_leaf_nodes"]
+    assert len(state) == 1 + 2 * 6
+
+
+def test_shows_parting_only_for_its_own_trees_with_changed_parameters():
+    params = dict(DEFAULT_PARAMS, min_samples_leaf=5)
+    parting = compare.Parting((("CART", "gini"), ("CART", "misclassification")),
+                              {"min_samples_leaf": 5}, params, 3)
+    shown = [("CART", "gini", tuple(sorted(params.items()))),
+             ("CART", "misclassification", params)]
+    assert compare.shows_parting(parting, shown)
+    assert not compare.shows_parting(None, shown)
+    assert not compare.shows_parting(compare.Parting(parting.configs, {}, params, 3), shown)
+    assert not compare.shows_parting(parting, shown[:1])
+    assert not compare.shows_parting(parting, [shown[0], ("CART", "entropy", params)])
+    other = dict(params, max_depth=2)
+    assert not compare.shows_parting(parting, [shown[0], ("CART", "misclassification", other)])
+
+
+def test_step_node_is_the_node_split_in_that_step():
+    X_train, _, y_train, _ = iris_split()
+    model = DecisionTreeClassifier(growth="best_first", max_leaf_nodes=5).fit(X_train, y_train)
+    assert compare.step_node(model, 0) == 0
+    for k in range(1, len(model.steps_) + 1):
+        node = compare.step_node(model, k)
+        assert node == model.steps_[k - 1].node and isinstance(node, int)
+        assert model.growth_tree_.children_of(node)  # a split node
+    assert len({compare.step_node(model, k) for k in range(1, len(model.steps_) + 1)}) == \
+        len(model.steps_)

@@ -375,3 +375,44 @@ def test_positive_affine_transforms_keep_the_partitions(seed, n, d, depth, trans
     assert signatures(a.tree_, with_threshold=False) == signatures(b.tree_, with_threshold=False)
     report = learn.scaling_report(a, X, y)
     assert report.identical_partitions and report.thresholds["same_cut"].all()
+
+
+# ---------------------------------------------------------------------------
+# The page's helpers: the cat example's branches, the columns to rescale
+# ---------------------------------------------------------------------------
+
+def test_cat_sides_are_the_lectures_left_and_the_other_value():
+    X, y = learn.load_example("cats")
+    ex = learn.gain_example(X, y)
+    sides = {fg.feature: learn.cat_sides(fg) for fg in ex.features}
+    assert sides == {"ear_shape": ("pointy", "floppy"), "face_shape": ("round", "not round"),
+                     "whiskers": ("present", "absent")}
+    for fg in ex.features:
+        assert sorted(sides[fg.feature]) == sorted(b.value for b in fg.branches)
+
+
+def test_scaled_columns_are_the_tables_numeric_columns():
+    from types import SimpleNamespace
+
+    from dtree.tables.prepare import Setup, prepare
+    frame = pd.read_csv(learn.DATA_DIR / "penguins.csv")
+    features = tuple(c for c in frame.columns if c != "species")
+    setup = Setup("species", features, ("island", "sex"))
+    prep = prepare(frame, setup)
+    model = DecisionTreeClassifier(max_depth=3, categorical_features=["island", "sex"]).fit(
+        prep.X_train, prep.y_train)
+    names = list(prep.X_train.columns)
+    got = learn.scaled_columns(model, prep)
+    assert [names[j] for j in got] == prep.numeric_features()
+    assert all(isinstance(j, int) for j in got)
+    # a column the table calls categorical is left out even when the model
+    # reads it as a number (an ordinal code)
+    coded = SimpleNamespace(X_train=prep.X_train,
+                            numeric_features=lambda: prep.numeric_features()[1:])
+    assert [names[j] for j in learn.scaled_columns(model, coded)] == prep.numeric_features()[1:]
+    # without the table's names: every feature numeric to the model
+    bare = SimpleNamespace(X_train=prep.X_train.to_numpy())
+    assert learn.scaled_columns(model, bare) == [int(j) for j in learn.numeric_columns(model)]
+    X, y = learn.load_example("loan", with_id=False)
+    id3 = DecisionTreeClassifier(algorithm="id3").fit(X, y)
+    assert learn.scaled_columns(id3, SimpleNamespace(X_train=X)) == []

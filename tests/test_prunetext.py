@@ -104,3 +104,59 @@ def test_rep_pep_and_ebp_sentences(iris):
     for k, (_, row) in enumerate(decisions.iterrows(), 1):
         assert words.ebp_sentence(row, k, len(decisions)).startswith(
             f"**Decision {k} of {len(decisions)}:** node #{int(row['node_id'])}")
+
+
+NUMBERS = re.compile(r"\d+(?:\.\d+)?")
+
+
+@pytest.mark.parametrize("bar", sorted(words.STEP_BUTTONS))
+def test_step_buttons_have_four_labels_in_both_languages(bar):
+    en, zh = words.step_labels(bar), words.step_labels(bar, "zh")
+    assert len(en) == len(zh) == 4 and len(set(en)) == 4
+    for e, z in zip(en, zh):
+        assert not CJK.search(e) and CJK.search(z)
+        assert NUMBERS.findall(e) == NUMBERS.findall(z)
+    assert words.step_labels("alpha")[0] == "No pruning (α = 0)"
+
+
+def test_rep_and_pep_marks_and_rows(iris):
+    model, X_test, y_test, _ = iris
+    rep = reduced_error_prune(model, X_test, y_test)
+    kept = {int(v) for v in rep.tree.node_ids}
+    marks = words.rep_marks(rep)
+    assert set(marks) == set(words.pruned_ids(rep.record)) & kept
+    assert set(marks) <= kept and set(marks.values()) <= {JUST_SPLIT}
+    pep = pessimistic_prune(model)
+    assert words.pep_marks(pep) == {n: JUST_SPLIT for n in words.pruned_ids(pep.record)}
+    for record in (rep.record, pep.record):
+        for nid in record["node_id"]:
+            row = words.record_row(record, int(nid))
+            assert row["node_id"] == nid
+            assert row["pruned"] == bool(record.loc[record["node_id"] == nid, "pruned"].iloc[0])
+
+
+@pytest.mark.parametrize("n_train, options, default", [
+    (100, [3, 5, 10], 5), (7, [3, 5], 5), (4, [3], 3), (2, [2], 2)])
+def test_fold_options(n_train, options, default):
+    assert words.fold_options(n_train) == (options, default)
+
+
+def test_the_pages_sentences_with_their_numbers(iris):
+    model, *_, seq = iris
+    tree = seq.tree
+    about = words.about_tree("a*b", "gini", tree, 1234, escape=lambda s: f"«{s}»")
+    assert about == (f"**«a*b»** · criterion «gini» · {tree.n_leaves} leaves, "
+                     f"{tree.node_count} nodes, depth {tree.max_depth} · 1,234 training rows")
+    zh = words.about_tree("t", "gini", tree, 1234, lang="zh")
+    assert f"{tree.n_leaves} 个叶结点，{tree.node_count} 个结点" in zh and "1,234 个训练样本" in zh
+    assert words.single_leaf("pure").startswith("The tree is a single leaf (pure): ")
+    assert words.single_leaf("纯结点", "zh").startswith("这棵树只有一个叶结点（纯结点）")
+    assert words.depth_cut(6).startswith("Large tree: only the first 6 levels are drawn")
+    assert words.depth_cut(6, "zh").startswith("树很大：只画出前 6 层")
+    assert words.cv_spinner(5) == "Cross-validating: growing and pruning 5 trees…"
+    assert words.cv_spinner(5, "zh") == "交叉验证中：生长并剪枝 5 棵树…"
+    assert words.choice_labels("0.01", "0.002") == ("Use the 1-SE choice (α = 0.01)",
+                                                    "Use the minimum CV error (α = 0.002)")
+    assert words.choice_labels("0.01", "0.002", "zh")[1] == "采用最小 CV 误差（α = 0.002）"
+    assert words.counter(3, 9) == "**step 3 / 9**"
+    assert words.counter(3, 9, "decision", "zh") == "**第 3 / 9 个决定**"

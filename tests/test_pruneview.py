@@ -431,3 +431,78 @@ def test_a_presets_tree_is_drawn_with_the_criterion_it_used():
     dot, _ = pv.tree_dot(model, model.tree_)
     assert "entropy = 0.998" in dot and "gini" not in dot
     assert 'label="模糊"' in dot
+
+
+# ---------------------------------------------------------------------------
+# the page's choices and the formulas of a step
+# ---------------------------------------------------------------------------
+
+def test_step_latex_is_the_collapsed_nodes_costs_in_the_tree_before(depth2):
+    seq = pruning_sequence(depth2.tree_)
+    assert pv.step_latex(seq, 0, "gini") == []
+    # step 1 collapses node 1 (g = 1/36, the first of the two weakest links)
+    assert int(seq.steps[0].node_id) == 1
+    cost, branch, g = (flat(line) for line in pv.step_latex(seq, 1, "gini"))
+    assert cost == r"R(t) = \frac{N_t}{N}\,\mathrm{Gini}(t) = \frac{6}{12}\times 0.2778 = 0.1389"
+    assert branch.endswith("= 0 + 0.1111 = 0.1111")
+    assert g.endswith(r"\frac{0.1389 - 0.1111}{2 - 1} = 0.02778")
+    # step 2: node 4, found by its id in the tree after step 1 (where its
+    # position is no longer 4)
+    assert int(seq.steps[1].node_id) == 4
+    before = seq.tree_at(1)
+    assert list(before.node_ids).index(4) != 4
+    cost2, branch2, _ = (flat(line) for line in pv.step_latex(seq, 2, "gini"))
+    assert cost2.endswith(r"\frac{6}{12}\times 0.2778 = 0.1389")
+    assert branch2.endswith("= 0 + 0.1111 = 0.1111")
+
+
+def test_weakest_latex_gives_g_and_both_costs(depth2):
+    table = cost_complexity_table(depth2.tree_)
+    weakest = table.loc[table["weakest_link"]]
+    g, leaf, branch = pv.weakest_latex(weakest, 0.01)
+    assert flat(g).endswith("= 0.02778")
+    assert leaf.endswith("= 0.1389 + 0.01 = 0.1489")
+    assert branch.endswith(r"= 0.1111 + 0.01\times 2 = 0.1311")
+    assert pv.weakest_latex(weakest.iloc[:0], 0.01) == []
+
+
+def test_cv_choices_only_when_cv_lists_the_same_trees():
+    X, y = load_iris(return_X_y=True)
+    model = DecisionTreeClassifier(random_state=0).fit(X, y)
+    seq = pruning_sequence(model.tree_)
+    alphas = [float(a) for a in pv.subtree_alphas(seq)[0]]
+    cv = ccp_cross_validate(model, X, y, cv=3, random_state=0)
+    got, alpha_1se, alpha_min = pv.cv_choices(cv, alphas)
+    best, _, chosen = pv.one_se_rule(cv)
+    assert got is cv
+    assert alpha_1se == alphas[chosen] == cv["alpha"].iloc[chosen]
+    assert alpha_min == alphas[best] == cv["alpha"].iloc[best]
+    assert alpha_1se >= alpha_min  # the 1-SE tree is never larger
+    assert pv.cv_choices(cv, alphas[:-1]) == (None, None, None)
+    assert pv.cv_choices(None, alphas) == (None, None, None)
+
+
+def test_start_alpha_keeps_the_session_then_the_link_then_the_suggestion():
+    alphas = [0.0, 0.125, 0.5]
+    labels = dict(zip(alphas, pv.alpha_labels(alphas)))
+    assert pv.start_alpha(alphas, 0.5, 0.125, "0", labels) == 0.5
+    assert pv.start_alpha(alphas, None, 0.125) == 0.125
+    assert pv.start_alpha(alphas, 0.3, None) == 0.0  # not one of them: no pruning
+    assert pv.start_alpha(alphas, None, 0.125, labels[0.5], labels) == 0.5
+    assert pv.start_alpha(alphas, None, 0.125, "7", labels) == 0.125
+
+
+def test_tree_direction_follows_the_layout_choice(depth2):
+    tree = depth2.tree_
+    assert pv.tree_direction("left to right", depth2, tree) == "LR"
+    assert pv.tree_direction("top down", depth2, tree, fit_window=True) == "TB"
+    assert tree.n_leaves == 4 and pv.tree_direction("auto", depth2, tree) == "TB"
+    X, y = make_classification(n_samples=300, random_state=0)
+    wide = DecisionTreeClassifier(max_leaf_nodes=12).fit(X, y)
+    assert wide.tree_.n_leaves > 8 and pv.tree_direction("auto", wide, wide.tree_) == "LR"
+    from dtree.views.viz import fitting_direction
+    for model in (depth2, wide):
+        fitted = pv.tree_direction("auto", model, model.tree_, fit_window=True, fontsize=20,
+                                   compact=True)
+        assert fitted == fitting_direction(pv.tree_dot(model, model.tree_, fontsize=20,
+                                                       compact=True)[0])

@@ -18,7 +18,10 @@ Plain functions for the Compare page (no Streamlit):
   step;
 * :func:`find_parting` picks, from pairs of (algorithm, criterion) worth
   comparing, the first whose trees part on the data (the Compare page's
-  default and its offers when the trees are all the same);
+  default and its offers when the trees are all the same); :func:`pairs_for`,
+  :func:`more_configs`, :func:`default_config`, :func:`criterion_options`
+  and :func:`column_state` give each column's choices and starting values
+  (the words are in :mod:`dtree.views.comparetext`);
 * :func:`agreement_matrix` compares the trees' test predictions;
 * :func:`impurity_curves` evaluates the engine's impurity criteria for a
   two-class node over p;
@@ -247,6 +250,111 @@ def find_parting(pairs, fit, params, adjustments=ADJUSTMENTS):
             if div is not None:
                 return Parting(tuple(configs), changes, grown, divergence_step(div))
     return None
+
+
+#: Columns 3 and 4 of the Compare page (when asked for): the first of these
+#: not already shown.
+MORE_CLASSIFICATION = (("CART", "gain_ratio"), ("CART", "misclassification"),
+                       ("CART", "entropy"), ("CART", "gini"), ("C4.5", "gain_ratio"),
+                       ("ID3", "entropy"))
+MORE_REGRESSION = tuple(("CART", c) for c in ("squared_error", "absolute_error",
+                                              "friedman_mse", "poisson"))
+#: On a training set larger than this (rows × features) only the first pair is
+#: tried, with the page's parameters: every try is a fit.
+SEARCH_CELLS = 2_000_000
+
+
+def poisson_allowed(task, y_train) -> bool:
+    """True if a Poisson regression tree can be grown on this target:
+    regression, with rows, no negative value and a positive sum."""
+    if task == "classification":
+        return False
+    y = np.asarray(y_train)
+    return bool(len(y) and y.min() >= 0 and y.sum() > 0)
+
+
+def _with_poisson(configs, poisson):
+    return tuple(c for c in configs if poisson or all(crit != "poisson" for _, crit in c))
+
+
+def pairs_for(task, poisson=True) -> tuple:
+    """The pairs :func:`find_parting` tries for ``task``, without those that
+    need a Poisson tree when ``poisson`` is False."""
+    if task == "classification":
+        return CLASSIFICATION_PAIRS
+    return _with_poisson(REGRESSION_PAIRS, poisson)
+
+
+def more_configs(task, poisson=True) -> list:
+    """The (algorithm, criterion) candidates for columns 3 and 4, in order."""
+    if task == "classification":
+        return list(MORE_CLASSIFICATION)
+    return [c for c in MORE_REGRESSION if c[1] != "poisson" or poisson]
+
+
+def default_config(i, pair, changes, growth, more) -> tuple:
+    """(algorithm, criterion, growth, parameter changes) of column ``i``
+    before the user changes it: the two of ``pair`` (the parting pair or the
+    first one tried), then the first of ``more`` not in it; past those
+    (regression without Poisson), CART squared error grown best-first, so
+    that the growth orders are compared instead."""
+    if i < 2:
+        algorithm, criterion = pair[i]
+        return algorithm, criterion, growth, changes
+    rest = [c for c in more if c not in pair]
+    if i - 2 < len(rest):
+        return (*rest[i - 2], growth, changes)
+    return "CART", "squared_error", "best_first", changes
+
+
+def criterion_options(criteria, task, algorithm, poisson=True) -> list:
+    """A column's criteria: ``criteria`` (the algorithm's, from
+    ``dtree.tables.prepare.criteria_for``), with the second-order Taylor
+    impurity added for CART classification and Poisson dropped when
+    ``poisson`` is False."""
+    options = list(criteria)
+    classification = task == "classification"
+    if classification and algorithm == "CART" and "taylor2" not in options:
+        options.append("taylor2")
+    if not classification and not poisson:
+        options = [c for c in options if c != "poisson"]
+    return options
+
+
+def search_scope(pairs, adjustments, n_cells, limit=SEARCH_CELLS) -> tuple:
+    """(pairs, adjustments) to try on a training set of ``n_cells`` values:
+    all of them, or on a large one (more than ``limit``) only the first pair
+    with the parameters as they are."""
+    if n_cells > limit:
+        return tuple(pairs[:1]), ({},)
+    return tuple(pairs), tuple(adjustments)
+
+
+def column_state(configs, params) -> dict:
+    """The Compare page's widget values (session keys ``cmp_n``,
+    ``cmp_p1``...) that show ``configs``, every one grown with ``params``."""
+    out = {"cmp_n": len(configs)}
+    for n, (algorithm, criterion) in enumerate(configs, start=1):
+        out.update({f"cmp_p{n}": algorithm, f"cmp_c{n}": criterion,
+                    f"cmp_g{n}": params["growth"], f"cmp_d{n}": params["max_depth"],
+                    f"cmp_l{n}": params["min_samples_leaf"],
+                    f"cmp_m{n}": params["max_leaf_nodes"]})
+    return out
+
+
+def shows_parting(parting, shown) -> bool:
+    """True if ``shown``, the trees on the page as (algorithm, criterion,
+    params) triples, are exactly ``parting``'s, and it had to change the
+    parameters to make them part."""
+    if parting is None or not parting.changes:
+        return False
+    return ([(a, c) for a, c, _ in shown] == list(parting.configs)
+            and all(dict(p) == parting.params for _, _, p in shown))
+
+
+def step_node(model, k) -> int:
+    """The node split in step ``k`` (1-based) of ``model``; the root at step 0."""
+    return int(model.steps_[k - 1].node) if k else 0
 
 
 # ---------------------------------------------------------------------------

@@ -14,7 +14,8 @@ Every number comes from the engine (dtree's criteria and estimators); the
 LaTeX strings contain only numbers and fixed symbols, never user text
 (features are named A_1, A_2, ... and branches D_1, D_2, ..., with a legend
 shown by the page).  Plotly builders take ``lang`` ("en"/"zh") and escape
-user text.  No Streamlit here.
+user text.  No Streamlit here; the page's words and tables are in
+:mod:`dtree.views.learntext`.
 """
 
 from __future__ import annotations
@@ -299,6 +300,13 @@ EXAMPLES = {"loan": ("loan.csv", "类别", "ID"), "cats": ("cats.csv", "cat", No
 CAT_LEFT = {"ear_shape": "pointy", "face_shape": "round", "whiskers": "present"}
 
 
+def cat_sides(fg) -> tuple[str, str]:
+    """(left, right): the values of a cat-example feature on the branches the
+    lecture draws left (:data:`CAT_LEFT`) and right."""
+    left = CAT_LEFT[fg.feature]
+    return left, next(b.value for b in fg.branches if b.value != left)
+
+
 def load_example(name: str, with_id=True):
     """(X, y) of a bundled textbook table, every feature as text labels."""
     file, target, id_column = EXAMPLES[name]
@@ -538,6 +546,19 @@ def gain_ratio_figure(example: GainExample, lang="en", height=460):
 def numeric_columns(model) -> np.ndarray:
     """Positions of the features the model treats as numbers."""
     return np.flatnonzero(~np.asarray(model.is_categorical_, dtype=bool))
+
+
+def scaled_columns(model, prep) -> list:
+    """Positions of the features to standardise: numeric to the model and,
+    when ``prep`` (a prepared split: ``X_train``, and ``numeric_features()``
+    if it has one) names its table's numeric columns, one of those (not
+    one-hot or ordinal codes of a categorical column)."""
+    columns = [int(j) for j in numeric_columns(model)]
+    numeric = getattr(prep, "numeric_features", None)
+    if numeric is not None and hasattr(prep.X_train, "columns"):
+        names = set(numeric())
+        columns = [j for j in columns if str(prep.X_train.columns[j]) in names]
+    return columns
 
 
 def standardise(X, columns):

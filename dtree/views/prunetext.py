@@ -119,6 +119,19 @@ TEXTS = {
         "橙红色边框：被剪成叶结点的结点。蓝色边框：被提升到父结点位置的分支。"),
 }
 
+#: The labels of the three stepping bars' buttons (first, previous, next,
+#: last): α, the weakest-link steps and EBP's decisions.
+STEP_BUTTONS = {
+    "alpha": (("No pruning (α = 0)", "不剪枝（α = 0）"),
+              ("Smaller α: one subtree less pruned", "更小的 α：少剪一棵子树"),
+              ("Larger α: one subtree more pruned", "更大的 α：多剪一棵子树"),
+              ("Largest α: the root alone", "最大的 α：只剩根结点")),
+    "steps": (("Reset", "重置"), ("Previous", "上一步"), ("Next", "下一步"),
+              ("Last", "最后一步")),
+    "ebp": (("First decision", "第一个决定"), ("Previous", "上一个"), ("Next", "下一个"),
+            ("Last decision (the root)", "最后一个决定（根结点）")),
+}
+
 CCP_LATEX = (r"C_\alpha(T) = R(T) + \alpha|T|,\qquad R(t) = \frac{N_t}{N}\,I(t),\qquad "
              r"g(t) = \frac{R(t) - R(T_t)}{|T_t| - 1}")
 
@@ -130,6 +143,11 @@ def text(name: str, lang: str = "en") -> str:
 
 def view_name(view: str, lang: str = "en") -> str:
     return _t(lang, *_VIEW_NAMES[view])
+
+
+def step_labels(bar: str, lang: str = "en") -> list:
+    """The four button labels of a stepping bar of :data:`STEP_BUTTONS`."""
+    return [_t(lang, *pair) for pair in STEP_BUTTONS[bar]]
 
 
 # -- tables and marks ----------------------------------------------------------------
@@ -192,6 +210,30 @@ def ebp_marks(tree, decisions) -> dict:
     highlight = {int(v): JUST_SPLIT for v in pruned_leaves}
     highlight.update({v: NEXT_SPLIT for v in raised & ids if v not in highlight})
     return highlight
+
+
+def rep_marks(result) -> dict:
+    """The nodes REP pruned into leaves (those still in its pruned tree)."""
+    kept = set(int(v) for v in result.tree.node_ids)
+    return {n: JUST_SPLIT for n in pruned_ids(result.record) if n in kept}
+
+
+def pep_marks(result) -> dict:
+    """The nodes PEP pruned into leaves (it looks at none below them)."""
+    return {n: JUST_SPLIT for n in pruned_ids(result.record)}
+
+
+def record_row(record, node_id):
+    """The row of a REP or PEP record for ``node_id``."""
+    return record.loc[record["node_id"] == node_id].iloc[0]
+
+
+def fold_options(n_train) -> tuple[list, int]:
+    """(options, default) of the cross-validation folds: those of
+    :data:`FOLDS` no larger than the training rows (else as many folds as
+    rows), 5 when possible."""
+    options = [f for f in FOLDS if f <= n_train] or [n_train]
+    return options, 5 if 5 in options else options[-1]
 
 
 # -- sentences ----------------------------------------------------------------------
@@ -367,3 +409,56 @@ def ebp_sentence(row, k, n, lang="en") -> str:
     }[row["decision"]]
     return _t(lang, f"**Decision {k} of {n}:** node #{nid}{moved} {what[0]}",
               f"**第 {k} 个决定（共 {n} 个）：** 结点 #{nid}{moved}{what[1]}")
+
+
+# -- the page's other sentences and labels --------------------------------------------
+
+def about_tree(title, criterion, tree, n_train, escape=str, lang="en") -> str:
+    """The dataset, the criterion and the size of the tree to prune (the
+    title and the criterion go through ``escape``)."""
+    title, criterion = escape(title), escape(criterion)
+    return _t(lang,
+              f"**{title}** · criterion {criterion} · "
+              f"{tree.n_leaves} leaves, {tree.node_count} nodes, depth {tree.max_depth} · "
+              f"{n_train:,} training rows",
+              f"**{title}** · 划分准则 {criterion} · "
+              f"{tree.n_leaves} 个叶结点，{tree.node_count} 个结点，深度 {tree.max_depth} · "
+              f"{n_train:,} 个训练样本")
+
+
+def single_leaf(reason, lang="en") -> str:
+    """The tree is one leaf; ``reason``: why it stopped, translated and escaped."""
+    return _t(lang,
+              f"The tree is a single leaf ({reason}): there is nothing to prune. "
+              "Turn on “Grow the full tree first” or relax the Grow page's limits.",
+              f"这棵树只有一个叶结点（{reason}）：没有可剪的分支。"
+              "请打开“先让树完全生长”，"
+              "或放宽“生长”页面的限制。")
+
+
+def depth_cut(levels, lang="en") -> str:
+    """Under a tree drawn only to ``levels`` levels."""
+    return _t(lang, f"Large tree: only the first {levels} levels are drawn "
+                    "(deeper nodes are grey “(...)” boxes).",
+              f"树很大：只画出前 {levels} 层（更深的结点画成灰色“(...)”框）。")
+
+
+def cv_spinner(folds, lang="en") -> str:
+    return _t(lang, f"Cross-validating: growing and pruning {folds} trees…",
+              f"交叉验证中：生长并剪枝 {folds} 棵树…")
+
+
+def choice_labels(label_1se, label_min, lang="en") -> tuple[str, str]:
+    """The buttons that use the 1-SE rule's α and the minimum CV error's
+    (their α shown as the slider's labels)."""
+    return (_t(lang, f"Use the 1-SE choice (α = {label_1se})",
+               f"采用 1-SE 规则（α = {label_1se}）"),
+            _t(lang, f"Use the minimum CV error (α = {label_min})",
+               f"采用最小 CV 误差（α = {label_min}）"))
+
+
+def counter(k, n, what="step", lang="en") -> str:
+    """Presenter mode's "**step k / n**" ("decision" for EBP's)."""
+    if what == "decision":
+        return _t(lang, f"**decision {k} / {n}**", f"**第 {k} / {n} 个决定**")
+    return _t(lang, f"**step {k} / {n}**", f"**第 {k} / {n} 步**")

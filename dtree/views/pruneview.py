@@ -25,7 +25,7 @@ import pandas as pd
 
 from .. import OKABE_ITO, distinct_subtrees
 from .explain import SYMBOL, leaves_under
-from .viz import FONT_SIZE, JUST_SPLIT, _layout, drawn_dot, tree_font_size
+from .viz import FONT_SIZE, JUST_SPLIT, _layout, drawn_dot, fitting_direction, tree_font_size
 
 #: Removed nodes and edges in the full tree: a light fill, grey text and border.
 GREY_FILL = "#EEEEEE"
@@ -99,6 +99,42 @@ def alpha_labels(alphas, digits=4):
         seen[label] = seen.get(label, 0) + 1
         out.append(label if seen[label] == 1 else f"{label} ({seen[label]})")
     return out
+
+
+def cv_choices(cv, alphas):
+    """(cv, alpha_1se, alpha_min): the 1-SE rule's α and the minimum CV
+    error's, when the cross-validation table ``cv`` lists the same pruned
+    trees as ``alphas`` (its full tree is the same tree, refitted); else
+    (None, None, None), and the page offers no CV choice."""
+    if cv is None or not np.array_equal(cv["alpha"].to_numpy(), alphas):
+        return None, None, None
+    best, _, chosen = one_se_rule(cv)
+    return cv, alphas[chosen], alphas[best]
+
+
+def start_alpha(alphas, current=None, suggested=None, asked=None, labels=None):
+    """The α the page shows: ``current`` (the session's) if it is one of
+    ``alphas``; else the link's (``asked``, one of the ``labels`` {α: text});
+    else ``suggested`` (the 1-SE choice) or, without one, no pruning."""
+    if current in alphas:
+        return current
+    start = alphas[0] if suggested is None else suggested
+    if asked is not None:
+        start = next((a for a in alphas if (labels or {}).get(a) == asked), start)
+    return start
+
+
+def tree_direction(choice, model, tree, fit_window=False, lang="en", **dot_options):
+    """"TB" or "LR" for the Grow page's layout ``choice`` ("auto", "top
+    down", "left to right").  Auto: left to right for a tree with more than 8
+    leaves, or with ``fit_window`` (presenter mode) the layout that draws
+    ``tree`` largest (:func:`viz.fitting_direction` of its DOT, drawn with
+    ``dot_options``)."""
+    if choice != "auto":
+        return "LR" if choice == "left to right" else "TB"
+    if fit_window:
+        return fitting_direction(tree_dot(model, tree, lang=lang, **dot_options)[0])
+    return "LR" if model.tree_.n_leaves > 8 else "TB"
 
 
 # ---------------------------------------------------------------------------
@@ -564,6 +600,28 @@ def rep_latex(row, regression=False) -> str:
     sign = r"\leq" if row["pruned"] else ">"
     return (rf"{e}(t) = {tex(row['errors_after'])} \;{sign}\; {e}(T_t) = "
             rf"{tex(row['errors_before'])}")
+
+
+def weakest_latex(weakest, alpha) -> list[str]:
+    """The weakest link's g(t) and its two costs at ``alpha`` (``weakest``:
+    the weakest-link rows of a cost_complexity_table; none: no lines)."""
+    if not len(weakest):
+        return []
+    w = weakest.iloc[0]
+    return [g_latex(w.R_t, w.R_Tt, w.n_leaves, w.g),
+            *cost_complexity_latex(w.R_t, w.R_Tt, w.n_leaves, alpha)]
+
+
+def step_latex(seq, k, criterion) -> list[str]:
+    """Step ``k`` of a weakest-link sequence: R(t), R(T_t) and g(t) of the
+    node it collapsed, in the tree before the step (no lines at step 0)."""
+    if k <= 0:
+        return []
+    s = seq.steps[k - 1]
+    before = seq.tree_at(k - 1)
+    i = int(np.flatnonzero(before.node_ids == s.node_id)[0])
+    return [cost_latex(before, i, criterion), branch_cost_latex(before, i),
+            g_latex(s.R_t, s.R_Tt, s.n_leaves, s.alpha)]
 
 
 # ---------------------------------------------------------------------------
