@@ -149,3 +149,25 @@ def test_the_check_catches_an_engine_importing_upwards(source):
 ])
 def test_the_check_lets_public_imports_through(source):
     assert violations_of_user(ROOT / "dtree" / "views" / "viz.py", source) == []
+
+
+#: "no page is much over 250 lines": the pages, their panels and helpers
+PAGE_LINES = 265
+
+
+def page_files():
+    return sorted([ROOT / "app.py", *(ROOT / "pages").glob("*.py")])
+
+
+def test_pages_stay_short():
+    """Pages read state, call and render; the computation lives in the views
+    and tables, so no file of the app grows much past 250 lines."""
+    long = {path.name: n for path in page_files()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > PAGE_LINES}
+    assert long == {}, f"move computation into dtree/views or dtree/tables: {long}"
+
+
+def test_the_page_check_sees_the_pages():
+    names = {path.name for path in page_files()}
+    assert {"app.py", "grow.py", "compare.py", "prune.py", "learn.py", "data.py",
+            "shared.py"} <= names
