@@ -345,6 +345,35 @@ def wait_for_drawn(page, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
                   "() => requestAnimationFrame(done)))")
 
 
+def choose_option(page, select, name: str, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
+    """Open a selectbox (``select``: its container or combobox) and click the
+    option ``name``.
+
+    The list's own appearance is the signal.  A click can land without
+    opening it: while a popover around the select is still moving, or when a
+    rerun redraws the select just then.  So while no list is open the select
+    is clicked again; an open list is never clicked shut."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    option = page.get_by_role("option", name=name).first
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        if page.get_by_role("listbox").count() == 0:
+            select.click(timeout=max(1.0, (deadline - time.monotonic()) * 1000))
+        left = (deadline - time.monotonic()) * 1000
+        try:
+            option.wait_for(state="visible", timeout=max(1.0, min(LIST_POLL_MS, left)))
+            break
+        except PlaywrightTimeout:
+            if time.monotonic() >= deadline:
+                raise
+    option.click(timeout=max(1.0, (deadline - time.monotonic()) * 1000))
+
+
+#: how long choose_option waits for a list before it checks that one is open
+LIST_POLL_MS = 5_000
+
+
 def open_app(page, url: str, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
     """Go to ``url`` and wait for the first script run to finish."""
     _runs(page)  # count the app's runs from the new page's first message

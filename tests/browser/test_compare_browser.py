@@ -5,8 +5,8 @@ tests/browser/artifacts/screens/compare*.png."""
 
 import pytest
 
-from tests.browser.conftest import (ARTIFACTS, expect_rerun, open_app, wait_for_app,
-                                    wait_for_drawn, wait_for_rerun)
+from tests.browser.conftest import (ARTIFACTS, choose_option, expect_rerun, open_app,
+                                    wait_for_app, wait_for_drawn, wait_for_rerun)
 
 SCREENS = ARTIFACTS / "screens"
 CHARTS = '[data-testid="stGraphVizChart"]'
@@ -57,8 +57,7 @@ def test_compare_page_draws_the_default_trees_in_lockstep(page, app_url):
     page.locator(".st-key-cmp_pop1 button").first.click()
     select = page.locator(".st-key-cmp_c1")
     select.wait_for(state="visible")
-    select.click()  # (Playwright waits until the opening popover stops moving)
-    page.get_by_role("option", name="Taylor, second order").click()
+    choose_option(page, select, "Taylor, second order")
     page.wait_for_function(f"""() => document.querySelector('{CHARTS}')
         .textContent.includes('taylor2 = ')""")
     wait_for_app(page)
@@ -72,8 +71,7 @@ def test_compare_page_draws_the_default_trees_in_lockstep(page, app_url):
 def test_compare_page_on_wine_shows_where_the_trees_part(page, app_url):
     page.set_viewport_size({"width": 1600, "height": 2600})
     open_at(page, app_url, "/data")
-    page.locator(".st-key-builtin").click()
-    page.get_by_role("option", name="Wine").first.click()
+    choose_option(page, page.locator(".st-key-builtin"), "Wine")
     page.wait_for_function("() => location.search.includes('data=wine')")  # in use
     wait_for_app(page)
     page.get_by_role("link", name="Compare").first.click()

@@ -4,7 +4,8 @@ Screenshots go to tests/browser/artifacts/screens/learn-*.png."""
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, open_app, wait_for_app, wait_for_drawn
+from tests.browser.conftest import (ARTIFACTS, choose_option, open_app, wait_for_app,
+                                    wait_for_drawn)
 
 SCREENS = ARTIFACTS / "screens"
 EXCEPTION = '[data-testid="stException"]'
@@ -76,8 +77,7 @@ def test_growth_orders_with_a_budget_draws_two_trees(page, app_url):
     shot(page, "orders", 2200)
     # Wine: depth-first and breadth-first part ways under a budget of 5 leaves
     open_app(page, f"{app_url}/data")
-    page.locator(".st-key-builtin").click()
-    page.get_by_role("option", name="Wine").click()
+    choose_option(page, page.locator(".st-key-builtin"), "Wine")
     wait_for_app(page)
     page.locator('[data-testid="stSidebarNav"]').get_by_text("Learn").click()
     page.wait_for_selector(".st-key-learn_part")

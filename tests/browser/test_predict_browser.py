@@ -12,7 +12,8 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, REPO_ROOT, open_app, serve, wait_for_app, wait_for_drawn
+from tests.browser.conftest import (ARTIFACTS, REPO_ROOT, choose_option, open_app, serve,
+                                    wait_for_app, wait_for_drawn)
 
 SCRIPT = Path(__file__).resolve().parents[1] / "predict_app.py"
 SCREENS = ARTIFACTS / "screens"
@@ -94,8 +95,7 @@ def test_own_values_redraw_the_path_and_importances_draw(page, predict_url):
     wait_for_app(page, timeout=SLOW_MS)
     # make the root's feature missing: the sample now goes down every branch
     root = fit.model.steps_[0].feature
-    page.locator(f".st-key-pred_v{root} [role=combobox]").click()
-    page.get_by_role("option", name="(missing)").click()
+    choose_option(page, page.locator(f".st-key-pred_v{root} [role=combobox]"), "(missing)")
     page.wait_for_function(
         f"() => document.querySelectorAll('{PATH_EDGES}').length !== {before}")
     wait_for_app(page, timeout=SLOW_MS)
