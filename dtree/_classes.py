@@ -233,9 +233,15 @@ class BaseDecisionTree(BaseEstimator):
             Xk, yk, wk = Xf[keep], y[keep], w[keep]
         crit = make_criterion(setup["criterion"], getattr(self, "n_classes_", 0),
                               classification=self._is_classifier)
-        stats = self._sample_stats(yk, wk)
+        if self._is_classifier and np.all(wk == 1.0):
+            # made only if asked for (see _grow.Problem)
+            stats = None
+            sample_stats = lambda: np.ascontiguousarray(self._sample_stats(yk, wk).T)  # noqa: E731
+        else:
+            stats = self._sample_stats(yk, wk)
+            sample_stats = np.ascontiguousarray(stats.T)
         prob = _grow.Problem(
-            np.ascontiguousarray(Xk.T), np.ascontiguousarray(stats.T), yk, wk, crit,
+            np.ascontiguousarray(Xk.T), sample_stats, yk, wk, crit,
             max_depth=params["max_depth"], min_samples_split=params["min_samples_split"],
             min_samples_leaf=params["min_samples_leaf"],
             min_weight_leaf=params["min_weight_leaf"], max_features=params["max_features"],
@@ -259,8 +265,10 @@ class BaseDecisionTree(BaseEstimator):
         if crit.needs_samples:
             root_impurity = _grow.mean_absolute_deviation(yk, wk)
         else:
-            root_impurity = float(crit.impurity(stats.sum(axis=0)))
-        nodes = _grow.Nodes(stats.shape[1])
+            root_impurity = float(crit.impurity(
+                prob.total_stats() if stats is None else stats.sum(axis=0)))
+        nodes = _grow.Nodes(prob.n_stats)
+        del stats, sample_stats  # prob holds the statistics (or makes them)
         growth = params["growth"]
         record = bool(self.record_candidates)
         if setup["j48"]:

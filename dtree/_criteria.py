@@ -85,7 +85,10 @@ class Gini(Criterion):
         for k in range(1, len(left) - 1):
             sq_l += left[k] * left[k]
             sq_r += right[k] * right[k]
-        return sq_l / left[-1] + sq_r / right[-1]
+        sq_l /= left[-1]
+        sq_r /= right[-1]
+        sq_l += sq_r
+        return sq_l
 
 
 class Entropy(Criterion):

@@ -77,7 +77,10 @@ class Problem:
     ``X`` is float32 and feature-major (``X[f]`` is one contiguous column;
     categorical features hold category codes; NaN is missing); ``stats`` holds
     the criterion's per-sample statistics, shape (d, n), last row the weight.
-    Only rows with positive weight are here.
+    Only rows with positive weight are here.  ``stats`` may be given as a
+    function that makes it: a classifier with unit weights searches numeric
+    features from the class codes alone, so the (d, n) array is only made
+    if a categorical search, the hist splitter or a weighted path asks for it.
     """
 
     def __init__(self, X, stats, y, w, criterion, *, max_depth, min_samples_split,
@@ -86,7 +89,9 @@ class Problem:
                  n_categories=None, multiway=False, missing="cart", average_gain=False,
                  quinlan=False):
         self.X = X
-        self.stats = stats
+        self._stats = stats
+        #: d, the number of per-sample statistics (the last is the weight)
+        self.n_stats = (criterion.n_classes + 1 if callable(stats) else stats.shape[0])
         self.y = y
         self.w = w
         self.criterion = criterion
@@ -121,11 +126,24 @@ class Problem:
         #: them fractional); None means every row is whole
         self.frac = None
         self.has_missing = bool(np.isnan(X).any())
-        self.slot = np.zeros(self.n_samples, dtype=np.intp)
+        self.slot = np.zeros(self.n_samples, dtype=np.int32)
         self.unit_weights = bool(np.all(w == 1.0))
         if criterion.is_classification:
             k = criterion.n_classes
             self.codes = y.astype(np.int8 if k < 128 else np.int32)
+
+    @property
+    def stats(self):
+        if callable(self._stats):
+            self._stats = self._stats()
+        return self._stats
+
+    def total_stats(self):
+        """The statistics summed over every row, shape (d,)."""
+        if callable(self._stats) and self.unit_weights:  # exact integer counts
+            k = self.criterion.n_classes
+            return np.r_[np.bincount(self.codes, minlength=k), self.n_samples].astype(float)
+        return self.stats.sum(axis=1)
 
     def subproblem(self, samples, weights):
         """The same fit restricted to some rows, with new weights (C4.5 mode)."""
@@ -133,12 +151,12 @@ class Problem:
         sub.__dict__.update(self.__dict__)
         scale = weights / self.w[samples]
         sub.X = np.ascontiguousarray(self.X[:, samples])
-        sub.stats = self.stats[:, samples] * scale
+        sub._stats = self.stats[:, samples] * scale
         sub.y = self.y[samples]
         sub.w = weights
         sub.frac = scale
         sub.n_samples = len(samples)
-        sub.slot = np.zeros(len(samples), dtype=np.intp)
+        sub.slot = np.zeros(len(samples), dtype=np.int32)
         sub.has_missing = bool(np.isnan(sub.X).any())
         sub.unit_weights = bool(np.all(weights == 1.0))
         if self.criterion.is_classification:
@@ -155,7 +173,7 @@ class Problem:
         random reads cheap; with unit weights the counts are exact integers,
         so each node's restart is folded into the input.
         """
-        d = self.stats.shape[0]
+        d = self.n_stats
         out = np.empty((d,) + p.shape)
         later = starts[1:]
         if self.criterion.is_classification and self.unit_weights:
@@ -612,13 +630,27 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
     # C4.5's fractional rows: the size rules read sums of fractions, known
     # once the cumulative statistics are
     fractional = prob.frac is not None
-    node_rows = np.repeat(b.stats_node.T, sizes, axis=1)[:, None, :]  # (d, 1, m)
+    # each position's node statistics, (d, 1, m), made one statistic at a
+    # time where needed (one node needs no repeat)
+    if S == 1:
+        node_rows = b.stats_node.T[:, None, :]
+
+    def node_rows_minus(a):
+        if S == 1:
+            return node_rows - a
+        out = np.empty_like(a)
+        for k in range(len(a)):
+            np.subtract(np.repeat(b.stats_node[:, k], sizes), a[k], out=out[k])
+        return out
+
     numeric = prob.numeric_features[allowed[prob.numeric_features].any(axis=1)]
     all_allowed = bool(allowed.all())
     # Features are searched in chunks: all at once on small batches (fewer
     # NumPy calls), one at a time on large ones (arrays stay in cache).
     chunk = max(1, min(len(numeric), CHUNK_ELEMENTS // max(m, 1)))
     for c0 in range(0, len(numeric), chunk):
+        # the last chunk's arrays go before this chunk's are made
+        x = between = valid = left = right = w_left = w_right = proxy = v1 = None
         fs = numeric[c0:c0 + chunk]
         p = b.P[fs]  # (c, m)
         x = X[fs[:, None], p]
@@ -677,7 +709,7 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
         if c45:
             right = np.repeat(known_tot, sizes, axis=2) - left
         else:
-            right = node_rows - left
+            right = node_rows_minus(left)
         w_left, w_right = left[-1], right[-1]  # the grown children's weights
         if fractional:
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -702,7 +734,7 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
             # second pass: the missing values go left
             nm = np.repeat(n_miss, sizes, axis=1)
             left2 = left + np.repeat(miss, sizes, axis=2)
-            right2 = node_rows - left2
+            right2 = node_rows_minus(left2)
             n_l2 = b.n_left_all + nm
             v2 = (between & (nm > 0) & (n_l2 >= msl) & (b.n_node[seg] - n_l2 >= msl))
             if mwl > 0:
@@ -1062,7 +1094,7 @@ def route(prob, nodes, P, starts, sizes, ids, split):
     total = int(n_kids.sum())
     counts = np.bincount(child, minlength=total)
     if prob.criterion.is_classification and prob.unit_weights:
-        k = prob.stats.shape[0] - 1  # class counts are exact integers: one bincount
+        k = prob.n_stats - 1  # class counts are exact integers: one bincount
         by_class = np.bincount(child * k + prob.codes[p0], minlength=total * k)
         stats = np.column_stack([by_class.reshape(total, k), counts]).astype(np.float64)
     else:
@@ -1083,11 +1115,16 @@ def partition(prob, P, starts, sizes, split, kids, keep):
     """Stable partition of a batch's sample orders into the children of its
     split nodes (``prob.slot`` from :func:`route`); children with
     ``keep == False`` (already leaves) are dropped.  Returns the children's
-    ``P`` and each child's size in it (0 if dropped)."""
+    ``P`` and each child's size in it (0 if dropped).
+
+    The partition is written over ``P`` itself, one feature (or a chunk of
+    features) at a time: the children's ``P`` is the view ``P[:, :total]``,
+    so the sample orders are never held twice.  The caller must not read
+    ``P`` as the parents' orders afterwards."""
     out_sizes = np.where(keep, kids.counts, 0)
     if prob.hist is not None and prob.hist.router.parts is not None:
         return prob.hist.router.partition(keep), out_sizes
-    P_out = np.empty((P.shape[0], int(out_sizes.sum())), dtype=P.dtype)
+    P_out = P[:, :int(out_sizes.sum())]
     if P_out.shape[1] == 0:
         return P_out, out_sizes
     S = len(starts)
@@ -1111,7 +1148,7 @@ def partition(prob, P, starts, sizes, split, kids, keep):
         p = P[f]
         child = np.where(np.repeat(split, sizes), offset[seg] + slot[p], len(keep_full) - 1)
         sel = keep_full[child]
-        P_out[f] = p[sel][np.argsort(child[sel], kind="stable")]
+        P_out[f] = p[sel][np.argsort(child[sel], kind="stable")]  # (the right side is a copy)
     return P_out, out_sizes
 
 
@@ -1139,11 +1176,15 @@ def _partition_binary(P, P_out, starts, sizes, slot, n_left, keep_left, keep_rig
             n_l[:, later[0]:] -= np.repeat(n_l[:, later - 1], sizes[1:], axis=1)
         dest = np.where(g, left_start + n_l - 1, right_start - n_l)
         dest += (np.arange(len(p)) * total)[:, None]
+        # P_out is P's own memory: scatter into a buffer, then copy it over
+        out = np.empty((len(p), total), dtype=P.dtype)
         if drop_some:
             move = np.where(g, kept_left, kept_right)
-            P_out[f0:f0 + chunk].reshape(-1)[dest[move]] = p[move]
+            out.reshape(-1)[dest[move]] = p[move]
         else:
-            P_out[f0:f0 + chunk].reshape(-1)[dest] = p
+            out.reshape(-1)[dest] = p
+        del g, n_l, dest
+        P_out[f0:f0 + chunk] = out
 
 
 def create_children(prob, nodes, parents, kids):
@@ -1178,15 +1219,26 @@ def create_children(prob, nodes, parents, kids):
 def _root(prob, nodes, root_impurity):
     n = prob.n_samples
     ids = nodes.add(parent=np.array([-1]), depth=np.array([0]), n=np.array([n]),
-                    stats=prob.stats.sum(axis=1)[None, :],
+                    stats=prob.total_stats()[None, :],
                     impurity=np.array([root_impurity]))
     if prob.hist is not None:  # histograms need the rows grouped by node, not sorted
         P = np.arange(n)[None, :]
     else:
-        P = np.argsort(prob.X, axis=1)  # NaN sorts last; ties in any fixed order
+        P = sample_orders(prob.X)
     reason = presearch_reason(prob, ids, nodes)
     nodes.reason[ids] = reason
     return ids, P, reason[0] == 0
+
+
+def sample_orders(X):
+    """Each feature's row order, ``(F, n)``: ``argsort`` row by row (NaN
+    sorts last; ties in any fixed order), kept as int32 when the rows allow,
+    so the orders take half the memory of ``np.argsort(X, axis=1)``."""
+    F, n = X.shape
+    P = np.empty((F, n), dtype=np.int32 if n < np.iinfo(np.int32).max else np.intp)
+    for f in range(F):
+        P[f] = np.argsort(X[f])
+    return P
 
 
 def grow_levels(prob, nodes, root_impurity, max_splits, record):
@@ -1319,7 +1371,7 @@ def _grow_weighted_levels(prob, nodes, root_impurity, record):
     """Every split of the C4.5 tree, level by level (breadth-first ids)."""
     n = prob.n_samples
     ids = nodes.add(parent=np.array([-1]), depth=np.array([0]), n=np.array([n]),
-                    stats=prob.stats.sum(axis=1)[None, :],
+                    stats=prob.total_stats()[None, :],
                     impurity=np.array([root_impurity]))
     reason = presearch_reason(prob, ids, nodes)
     nodes.reason[ids] = reason
