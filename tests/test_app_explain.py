@@ -213,7 +213,7 @@ def test_multiway_gain_and_split_information_formulas():
     assert r"\frac{9}{17}\cdot 0.764" in latex and r"\frac{3}{17}\cdot 0" in latex
     info = -sum(n / 17 * np.log2(n / 17) for n in (9, 5, 3))
     lines = explain.branches_split_info_latex(17, [9, 5, 3], info, gain, gain / info)
-    assert lines[0].endswith(f"= {info:.3f}") and lines[1].endswith(f"= {gain / info:.3f}")
+    assert shown(lines[0]) == f"{info:.3f}" and lines[1].endswith(f"= {gain / info:.3f}")
     # C4.5's rule: rho times the gain on the known rows
     rho = explain.branches_gain_latex("entropy", 17, [9, 5, 3], 1, [0, 0, 0], 0.424,
                                       known_fraction=15 / 17)
@@ -223,8 +223,10 @@ def test_multiway_gain_and_split_information_formulas():
 def test_taylor2_formula():
     # p = 9/15: 0.6 (0.4 + 0.08) + 0.4 (0.6 + 0.18) = 0.6
     latex = explain.impurity_latex("taylor2", [9, 6])
-    assert latex.startswith(r"T_2(D) = \frac{9}{15}\left[\frac{6}{15}")
-    assert latex.endswith("= 0.600")
+    # two wide terms: aligned lines, the result on its own line
+    assert latex.startswith(r"\begin{aligned} T_2(D) &= \frac{9}{15}\left[\frac{6}{15}")
+    assert r"\qquad + \frac{6}{15}\left[\frac{9}{15}" in latex
+    assert shown(latex) == "0.600"
 
 
 def test_score_path_scores_c45_fractional_rows_like_predict():
@@ -290,3 +292,43 @@ def test_region_features_are_the_numeric_ones_by_importance():
     assert sorted(order) == numeric
     imp = model.feature_importances_[order]
     assert list(imp) == sorted(imp, reverse=True) and imp[0] == imp.max() > 0
+
+
+def shown(latex):
+    """The result a formula ends with (its last "= x"), on one line or aligned."""
+    return latex.removesuffix(r" \end{aligned}").rsplit("= ", 1)[1].strip()
+
+
+@pytest.mark.parametrize("criterion", ["entropy", "gini", "misclassification", "taylor2"])
+def test_a_wide_formula_is_drawn_on_lines_that_fit(criterion):
+    """Fractional weights (C4.5/J48 with missing values) make wide terms: the
+    sum goes on aligned lines that fit the inspector's column, its
+    delimiters drawn big, and the result on a line of its own (a single
+    line was cut off before the result)."""
+    counts = [111.625, 48, 1.625]
+    latex = explain.impurity_latex(criterion, counts)
+    assert latex.startswith(r"\begin{aligned}") and latex.endswith(r"\end{aligned}")
+    rows = latex.removeprefix(r"\begin{aligned} ").removesuffix(r" \end{aligned}").split(r" \\ ")
+    assert len(rows) >= 2  # the terms, then the result
+    assert all(explain._width(row) <= explain.LINE_WIDTH for row in rows)
+    assert rows[-1] == f"&= {shown(latex)}"
+    value = explain.impurity_from_counts(criterion, np.array(counts))
+    assert shown(latex) == explain.num(value)
+    if criterion == "entropy":  # \left( cannot span lines: the outer brackets are big
+        assert latex.split(r"\log_2")[0].endswith(r"-\biggl(\frac{111.62}{161.25}")
+    # every class's fraction is still written out
+    for c in ("111.62", "48", "1.62"):
+        assert rf"\frac{{{c}}}{{161.25}}" in latex
+
+
+def test_a_narrow_formula_stays_on_one_line():
+    latex = explain.impurity_latex("entropy", [9, 6])
+    assert r"\begin{aligned}" not in latex and latex.endswith("= 0.971")
+
+
+def test_j48_split_information_with_unknowns_wraps_and_adds_up():
+    info, _ = explain.unknown_split_info_latex(161.25, [109, 51], 0.962, 0.688, 0.715)
+    rows = info.removeprefix(r"\begin{aligned} ").removesuffix(r" \end{aligned}").split(r" \\ ")
+    assert all(explain._width(row) <= explain.LINE_WIDTH for row in rows)
+    assert rows[-1].startswith("&= ") and rows[-1].endswith("= 0.962")
+    assert r"- \frac{1.25}{161.25}\log_2\frac{1.25}{161.25}" in info

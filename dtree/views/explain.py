@@ -10,6 +10,8 @@ Formulas come back as LaTeX strings made only of numbers and fixed symbols
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -52,6 +54,58 @@ def _frac(a, b) -> str:
     return rf"\frac{{{_count(a)}}}{{{_count(b)}}}"
 
 
+#: About how many characters of a formula fit the node inspector's column at
+#: 1280 px; a longer sum is written as aligned lines (see :func:`_sum_latex`).
+LINE_WIDTH = 40
+
+
+def _width(latex: str) -> int:
+    """About how wide ``latex`` is drawn, in characters: a fraction counts
+    its wider part, ``\\log_2`` four, other commands and braces nothing."""
+    text = re.sub(r"\\[td]?frac\{([^{}]*)\}\{([^{}]*)\}",
+                  lambda m: "x" * max(len(m[1]), len(m[2])), latex)
+    text = text.replace(r"\log_2", "log ")
+    text = re.sub(r"\\[A-Za-z]+|[{}^_&]", "", text)
+    return len(text)
+
+
+def _sum_latex(head: str, open_: str, terms, close: str, tail: str, joiner=" + ",
+               big=(r"\biggl(", r"\biggr)")) -> str:
+    """``head = open_ t1 + t2 + ... close = tail`` on one line when it fits
+    the inspector's column; otherwise aligned lines of terms, the delimiters
+    drawn big (``big``, as \\left/\\right cannot span lines) and the result
+    on a line of its own, so that no number is cut off."""
+    one = rf"{head} = {open_}" + joiner.join(terms) + rf"{close} = {tail}"
+    if _width(one) <= LINE_WIDTH:
+        return one
+    rows = _term_rows(head, open_, terms, close, joiner, big)
+    rows.append(rf"&= {tail}")
+    return r"\begin{aligned} " + r" \\ ".join(rows) + r" \end{aligned}"
+
+
+def _term_rows(head, open_, terms, close, joiner=" + ", big=(r"\biggl(", r"\biggr)")):
+    """The aligned rows of a long sum (for :func:`_sum_latex`): terms packed
+    into lines of at most about ``LINE_WIDTH`` characters."""
+    lines, line = [], []
+    for term in terms:
+        if line and _width(joiner.join(line + [term])) > LINE_WIDTH - 10:
+            lines.append(line)
+            line = []
+        line.append(term)
+    lines.append(line)
+    opening = open_.replace(r"\left(", big[0]).replace(r"\left[", big[0].replace("(", "["))
+    closing = close.replace(r"\right)", big[1]).replace(r"\right]", big[1].replace(")", "]"))
+    rows = []
+    for i, line in enumerate(lines):
+        body = joiner.join(line)
+        if i == 0:
+            rows.append(rf"{head} &= {opening}{body}")
+        else:
+            rows.append(rf"&\qquad {joiner.strip()} {body}")
+    rows[-1] += closing
+    return rows
+
+
 def _abbreviate(terms):
     if len(terms) <= MAX_TERMS:
         return terms
@@ -88,27 +142,29 @@ def impurity_latex(criterion: str, counts, value=None, name="D") -> str:
         value = impurity_from_counts(criterion, counts)
     sym = SYMBOL[criterion]
     nonzero = [c for c in counts if c > 0]
+    joiner = " + "
     if criterion in ("entropy", "log_loss", "gain_ratio"):
         terms = [rf"{_frac(c, total)}\log_2 {_frac(c, total)}" for c in nonzero]
-        body = r"-\left(" + " + ".join(_abbreviate(terms)) + r"\right)"
+        open_, close = r"-\left(", r"\right)"
     elif criterion == "gini":
         terms = [rf"\left({_frac(c, total)}\right)^2" for c in nonzero]
-        body = r"1 - \left[" + " + ".join(_abbreviate(terms)) + r"\right]"
+        open_, close = r"1 - \left[", r"\right]"
     elif criterion == "misclassification":
         terms = [_frac(c, total) for c in nonzero]
-        body = r"1 - \max\left(" + ", ".join(_abbreviate(terms)) + r"\right)"
+        open_, close, joiner = r"1 - \max\left(", r"\right)", ", "
     elif criterion == "taylor2":
         terms = []
         for c in nonzero:
             rest = _frac(total - c, total)
             terms.append(rf"{_frac(c, total)}\left[{rest} + \tfrac12\left({rest}\right)^2"
                          r"\right]")
-        body = " + ".join(_abbreviate(terms))
+        open_, close = "", ""
     else:
         raise ValueError(f"not a classification criterion: {criterion!r}")
     if len(nonzero) == 1:
-        body = body + r"\quad(\text{a pure node})"
-    return rf"{sym}({name}) = {body} = {num(value)}"
+        close = close + r"\quad(\text{a pure node})"
+    return _sum_latex(rf"{sym}({name})", open_, _abbreviate(terms), close, num(value),
+                      joiner=joiner)
 
 
 def impurity_definition(criterion: str) -> str:
@@ -192,8 +248,7 @@ def branches_split_info_latex(w, child_weights, split_info, gain,
                               gain_ratio) -> tuple[str, str]:
     """Split information over any number of branches, and the gain ratio."""
     terms = [rf"{_frac(cw, w)}\log_2{_frac(cw, w)}" for cw in child_weights if cw > 0]
-    info = (r"H_A(D) = -\left(" + " + ".join(_abbreviate(terms))
-            + rf"\right) = {num(split_info)}")
+    info = _sum_latex("H_A(D)", r"-\left(", _abbreviate(terms), r"\right)", num(split_info))
     ratio = (rf"g_R(D, A) = \frac{{g(D, A)}}{{H_A(D)}} = \frac{{{num(gain)}}}"
              rf"{{{num(split_info)}}} = {num(gain_ratio)}")
     return info, ratio
@@ -232,11 +287,16 @@ def unknown_split_info_latex(w, known_weights, split_info, gain, gain_ratio,
     if unknown > 1e-6:
         term = -unknown / w * np.log2(unknown / w)
         known_part = split_info - term
-        info = (r"\begin{aligned} H_A(D) &= -\left(" + body + rf"\right) - "
-                rf"{_frac(unknown, w)}\log_2{_frac(unknown, w)} \\ "
-                rf"&= {num(known_part)} + {num(term)} = {num(split_info)} \end{{aligned}}")
+        last = rf"{_frac(unknown, w)}\log_2{_frac(unknown, w)}"
+        first = rf"H_A(D) &= -\left({body}\right) - {last}"
+        rows = ([first] if _width(first) <= LINE_WIDTH
+                else _term_rows("H_A(D)", r"-\left(", _abbreviate(terms), r"\right)")
+                + [rf"&\qquad - {last}"])
+        rows.append(rf"&= {num(known_part)} + {num(term)} = {num(split_info)}")
+        info = r"\begin{aligned} " + r" \\ ".join(rows) + r" \end{aligned}"
     else:
-        info = r"H_A(D) = -\left(" + body + rf"\right) = {num(split_info)}"
+        info = _sum_latex("H_A(D)", r"-\left(", _abbreviate(terms), r"\right)",
+                          num(split_info))
     g = "g'(D, A)" if penalised else "g(D, A)"
     ratio = (rf"g_R(D, A) = \frac{{{g}}}{{H_A(D)}} = \frac{{{num(gain)}}}"
              rf"{{{num(split_info)}}} = {num(gain_ratio)}")
