@@ -554,7 +554,10 @@ class _Router:
                 if clf:
                     w = None if prob.unit_weights else prob.w[r]
                     stats[c, :-1] = np.bincount(prob.codes[r], weights=w, minlength=d - 1)
-                    stats[c, -1] = len(r) if w is None else w.sum()
+                    # the weight as the sum of the class weights, so a child
+                    # with one class is exactly pure (w.sum() adds in another
+                    # order and can differ in the last bit), as in _grow.route
+                    stats[c, -1] = len(r) if w is None else stats[c, :-1].sum()
                 else:
                     stats[c] = prob.stats[:, r].sum(axis=1)
                 known_w[c] = stats[c, -1]

@@ -275,3 +275,19 @@ def test_the_gain_curve_runs_over_the_bin_edges():
         best = curve.loc[curve["gain"].idxmax()]
         assert best["threshold"] == table.loc[f, "threshold"]
         assert np.isclose(best["gain"], table.loc[f, "gain"], rtol=1e-12)
+
+
+def test_a_one_class_child_is_pure_under_weights_as_in_the_exact_splitter():
+    """Under weights of 0.1 a child's weight summed in another order than its
+    class weights differed in the last bit, so a one-class child had entropy
+    3e-16 and was searched (and drew features) where the exact splitter
+    stops it as pure."""
+    X = np.arange(60, dtype=float)[:, None]
+    y = (X[:, 0] >= 49).astype(int)
+    y[51] = 0
+    w = np.full(60, 0.1)
+    fits = [DecisionTreeClassifier(splitter=s, criterion="entropy", max_depth=1)
+            .fit(X, y, sample_weight=w) for s in ("hist", "best")]
+    hist, exact = (f.tree_ for f in fits)
+    assert hist.impurity[1] == 0.0 and list(hist.stop_reason) == list(exact.stop_reason)
+    assert hist.stop_reason[1] == "pure"
