@@ -32,6 +32,7 @@ target they may differ in the last bits.
 Dask is imported only here, and only when a Dask collection is fitted.
 """
 
+import warnings
 from types import SimpleNamespace
 
 import numpy as np
@@ -190,15 +191,16 @@ def _as_dask_arrays(X, y):
     names = None
     if hasattr(X, "columns") and hasattr(X, "dtypes"):  # a Dask DataFrame
         for col, dt in X.dtypes.items():
-            if getattr(dt, "kind", "O") not in "biuf":
+            # (a bool column is categorical in memory: categorical_features="auto")
+            if getattr(dt, "kind", "O") not in "iuf":
                 raise ValueError(
                     f"Column {col!r} has dtype {dt}: a Dask DataFrame must have numeric "
-                    "columns only (categorical and text columns are not supported; "
+                    "columns only (categorical, bool and text columns are not supported; "
                     "encode them as numbers first).")
         cols = list(X.columns)
         if all(isinstance(c, str) for c in cols):
             names = np.asarray(cols, dtype=object)
-        X = X.to_dask_array(lengths=True)
+        X = X.astype(np.float32).to_dask_array(lengths=True)
     elif not isinstance(X, da.Array):
         raise ValueError(f"Expected a Dask DataFrame or Dask array; got {type(X).__name__}.")
     if X.ndim != 2:
@@ -207,7 +209,9 @@ def _as_dask_arrays(X, y):
         raise ValueError(f"X has dtype {X.dtype}: a Dask array must be numeric.")
     X = X.astype(np.float32).rechunk({1: -1})
     if hasattr(y, "to_dask_array"):  # a Dask Series
-        y = y.to_dask_array(lengths=True)
+        with warnings.catch_warnings():  # string labels become an object array
+            warnings.simplefilter("ignore", UserWarning)
+            y = y.to_dask_array(lengths=True)
     elif not isinstance(y, da.Array):
         y = da.from_array(np.asarray(y), chunks=(X.chunks[0],))
     if y.ndim == 2 and y.shape[1] == 1:

@@ -95,6 +95,21 @@ def test_any_partitioning_grows_the_same_deep_tree(parts, seed, regression, max_
     assert_same_tree(Est(**params).fit(X, y), Est(**params).fit(*as_dask_array(X, y, parts)))
 
 
+@pytest.mark.parametrize("sort_below", [0, 10**9], ids=["histograms", "gathered rows"])
+def test_each_search_gives_the_same_tree(monkeypatch, sort_below):
+    """Every batch searched from histograms, or every batch from its
+    nodes' gathered rows sorted by bin (as in memory, small nodes)."""
+    monkeypatch.setattr(_hist.HistGrower, "SORT_BELOW", sort_below)
+    gathered = []
+    original = _dask._gather_part
+    monkeypatch.setattr(_dask, "_gather_part", lambda *a: gathered.append(1) or original(*a))
+    X, y_class, y_int = make_data(2_000, 4, seed=5)
+    for Est, y in ((DecisionTreeClassifier, y_class), (DecisionTreeRegressor, y_int)):
+        params = dict(splitter="hist", max_depth=10, max_bins=32)
+        assert_same_tree(Est(**params).fit(X, y), Est(**params).fit(*as_dask_array(X, y, 3)))
+    assert bool(gathered) == bool(sort_below)
+
+
 def test_sampled_bins_are_the_in_memory_ones(monkeypatch):
     monkeypatch.setattr(_hist, "SAMPLE_ROWS", 2_000)  # bins from a sample of rows
     X, y, _ = make_data(9_000, 4, seed=3)
@@ -146,10 +161,26 @@ def test_refusals():
     df = pd.DataFrame({"a": X[:, 0], "c": pd.Categorical(np.where(y > 0, "u", "v"))})
     with pytest.raises(ValueError, match="numeric columns only"):
         DecisionTreeClassifier(splitter="hist").fit(dd.from_pandas(df, npartitions=2), dy)
+    df = pd.DataFrame({"a": X[:, 0], "b": y > 0})  # bool: categorical in memory
+    with pytest.raises(ValueError, match="numeric columns only"):
+        DecisionTreeClassifier(splitter="hist").fit(dd.from_pandas(df, npartitions=2), dy)
     bad = y_int.copy()
     bad[7] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         DecisionTreeRegressor(splitter="hist").fit(*as_dask_array(X, bad, 2))
+
+
+def test_string_labels_and_integer_columns():
+    rng = np.random.default_rng(4)
+    df = pd.DataFrame({"a": rng.integers(0, 50, 3_000), "b": rng.normal(size=3_000)})
+    y = pd.Series(np.where(df.a > 30, "yes", np.where(df.b > 0, "maybe", "no")))
+    params = dict(splitter="hist", max_depth=5, ccp_alpha=0.001)
+    a = DecisionTreeClassifier(**params).fit(df, y)
+    b = DecisionTreeClassifier(**params).fit(dd.from_pandas(df, npartitions=3),
+                                             dd.from_pandas(y, npartitions=3))
+    np.testing.assert_array_equal(b.classes_, a.classes_)
+    assert_same_tree(a, b)
+    assert b.tree_at(2).node_count == a.tree_at(2).node_count
 
 
 def test_dtree_imports_without_dask():
