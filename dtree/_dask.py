@@ -21,8 +21,9 @@ the partitions (one task per partition, on Dask's workers):
 Batches of small nodes (fewer than ``HistGrower.SORT_BELOW`` rows a node on
 average) are searched in memory by sorting their rows by bin; here those
 nodes' rows (bin codes and target, nothing else) are gathered to the
-driver and searched by the same code.  That is at most what the nodes
-hold, and it is what keeps the tree identical.
+driver and searched by the same code, which keeps the tree identical.
+With a depth limit on a large table no level gets there; a tree grown
+without one gathers much of the table at its deepest levels.
 
 With integer class counts (classification) every sum is exact and the tree
 is the in-memory hist tree, bit for bit.  A regression target's sums are
