@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from . import _encode, _grow, _hist, _j48
+from . import _dask, _encode, _grow, _hist, _j48
 from ._base import (BaseEstimator, as_float32_matrix, as_sample_weight, as_table,
                     as_target, check_n_features, check_shape, unique_inverse)
 from ._criteria import CLASSIFICATION, REGRESSION, make_criterion
@@ -157,7 +157,12 @@ class BaseDecisionTree(BaseEstimator):
     # -- fitting ----------------------------------------------------------------
 
     def fit(self, X, y, sample_weight=None):
-        """Grow the tree on (X, y), recording every split in ``steps_``."""
+        """Grow the tree on (X, y), recording every split in ``steps_``.
+
+        ``X`` may be a Dask DataFrame or Dask array (``splitter="hist"``):
+        the rows stay in their partitions, see ``dtree/_dask.py``."""
+        if _dask.is_dask_collection(X) or _dask.is_dask_collection(y):
+            return _dask.fit(self, X, y, sample_weight)
         feature_names = check_n_features(self, X, reset=True)
         X = as_table(X)
         check_shape(X)

@@ -1222,7 +1222,7 @@ def _root(prob, nodes, root_impurity):
                     stats=prob.total_stats()[None, :],
                     impurity=np.array([root_impurity]))
     if prob.hist is not None:  # histograms need the rows grouped by node, not sorted
-        P = np.arange(n)[None, :]
+        P = prob.hist.root_rows(n)
     else:
         P = sample_orders(prob.X)
     reason = presearch_reason(prob, ids, nodes)

@@ -109,23 +109,49 @@ def bin_features(X, categorical, n_categories, max_bins, seed=0):
 def _bin_numeric(x, missing, max_bins, sample):
     """Bin index of every value of one numeric feature (missing: any index)."""
     xs = x if sample is None else x[sample]
-    xs = np.sort(xs[~np.isnan(xs)])
-    if not len(xs):
+    plan = numeric_plan(np.sort(xs[~np.isnan(xs)]), max_bins)
+    if plan is None:
         return np.zeros(len(x), dtype=np.intp)
+    if plan.values is not None:
+        b, hit = bin_by_values(plan.values, x, missing)
+        if hit:  # no value outside the sample: one bin per value
+            return b
+    return bin_by_quantiles(plan, x)
+
+
+def numeric_plan(xs, max_bins):
+    """How one numeric feature is binned, from ``xs``, its sorted known
+    values (or a sample of them): None when there are none; otherwise
+    ``values`` (its distinct values, if at most ``max_bins``, else None) and
+    the quantile bins used when ``values`` is None or misses a value
+    (``table`` of the uniform grid, or ``edges``).  Kept apart from the
+    binning itself so that dtree/_dask.py bins each partition the same way."""
+    if not len(xs):
+        return None
     distinct = np.r_[True, xs[1:] != xs[:-1]]
     values = xs[distinct]
-    if len(values) <= max_bins:
-        b = digitize(values, x)
-        hit = values[np.minimum(b, len(values) - 1)] == x
-        if hit[~missing].all():  # no value outside the sample: one bin per value
-            return b
     table = _grid_table(xs, max_bins)
-    if table is not None:
-        return _grid_bins(x, *table)
-    # upper bounds at quantiles: bin i holds (edges[i - 1], edges[i]]
-    at = (np.arange(1, max_bins) * len(xs)) // max_bins - 1
-    edges = np.unique(xs[np.maximum(at, 0)])
-    return digitize(edges, x)
+    edges = None
+    if table is None:
+        # upper bounds at quantiles: bin i holds (edges[i - 1], edges[i]]
+        at = (np.arange(1, max_bins) * len(xs)) // max_bins - 1
+        edges = np.unique(xs[np.maximum(at, 0)])
+    return SimpleNamespace(values=values if len(values) <= max_bins else None,
+                           table=table, edges=edges)
+
+
+def bin_by_values(values, x, missing):
+    """One bin per distinct value: (bins, whether every known value of ``x``
+    is one of ``values``)."""
+    b = digitize(values, x)
+    hit = values[np.minimum(b, len(values) - 1)] == x
+    return b, bool(hit[~missing].all())
+
+
+def bin_by_quantiles(plan, x):
+    if plan.table is not None:
+        return _grid_bins(x, *plan.table)
+    return digitize(plan.edges, x)
 
 
 #: Uniform cells of the lookup grid that bins most numeric features.
@@ -245,6 +271,10 @@ class HistGrower:
             if k != 2 or not searchable[a:a + k].all():
                 self._drop(parent)
 
+    def root_rows(self, n):
+        """The root's rows for dtree._grow: all of them, in order."""
+        return np.arange(n)[None, :]
+
     # -- histograms --------------------------------------------------------------
 
     def _direct(self, prob, rows, slot, k):
@@ -348,7 +378,7 @@ class HistGrower:
     def search(self, prob, nodes, P, starts, sizes, ids, record):
         """Best split of every node of the batch (the exact search's contract)."""
         S, F = len(ids), prob.n_features
-        if P.shape[1] < S * self.SORT_BELOW:
+        if int(sizes.sum()) < S * self.SORT_BELOW:  # sizes.sum() == P.shape[1]
             return self._search_sorted(prob, nodes, P, starts, sizes, ids, record)
         k = prob.max_features
         draws = prob.rng.random((S, F)) if k < F else None
