@@ -294,16 +294,7 @@ class DaskGrower(HistGrower):
 
         S = len(ids)
         parents = nodes.parent[ids]
-        position = {int(node): s for s, node in enumerate(ids.tolist())}
-        sibling = np.full(S, -1)
-        for s in range(S):
-            parent = int(parents[s])
-            if parent < 0 or parent not in self.store:
-                continue
-            first = int(nodes.first_child[parent])
-            t = position.get(first + 1 if ids[s] == first else first)
-            if t is not None and (sizes[s], s) > (sizes[t], t):
-                sibling[s] = t
+        sibling = self.derived_from(nodes, sizes, ids)
         direct = sibling < 0
         k = int(direct.sum())
         slot_of_pos = np.full(len(self.position), -1, dtype=np.intp)

@@ -311,8 +311,11 @@ class HistGrower:
                 out[:, f, :, d - 1] = n
         return out
 
-    def histograms(self, prob, nodes, p, starts, sizes, ids):
-        """Histograms of the nodes ``ids`` (rows ``p``, grouped node after node)."""
+    def derived_from(self, nodes, sizes, ids):
+        """For each node of ``ids``, the position of its sibling in ``ids`` if
+        its histogram is derived (its parent's stored one minus that
+        sibling's), else -1: the larger of two siblings is derived (on a
+        tie, the second)."""
         S = len(ids)
         parents = nodes.parent[ids]
         position = {int(node): s for s, node in enumerate(ids.tolist())}
@@ -323,9 +326,15 @@ class HistGrower:
                 continue
             first = int(nodes.first_child[parent])
             t = position.get(first + 1 if ids[s] == first else first)
-            # the larger of the two siblings is derived (on a tie, the second)
             if t is not None and (sizes[s], s) > (sizes[t], t):
                 sibling[s] = t
+        return sibling
+
+    def histograms(self, prob, nodes, p, starts, sizes, ids):
+        """Histograms of the nodes ``ids`` (rows ``p``, grouped node after node)."""
+        S = len(ids)
+        parents = nodes.parent[ids]
+        sibling = self.derived_from(nodes, sizes, ids)
         direct = sibling < 0
         out = np.empty((S, self.binned.codes.shape[0], self.binned.n_bins, self.channels))
         seg = np.repeat(np.arange(S), sizes)
