@@ -219,17 +219,7 @@ class BaseDecisionTree(BaseEstimator):
                 "missing='c4.5'.")
         if self.splitter == "hist":
             self._check_hist(setup)
-        self.n_features_in_ = n_features
-        if feature_names is None and hasattr(self, "feature_names_in_"):
-            del self.feature_names_in_
-        self.is_categorical_ = is_cat
-        self.categories_ = categories
-        self.max_features_ = params["max_features"]
-        self.growth_ = params["growth"]
-        self.n_outputs_ = 1
-        self.criterion_ = setup["criterion"]
-        self.multiway_ = setup["multiway"]
-        self.missing_ = setup["missing"]
+        self._fitted_setup(n_features, feature_names, is_cat, categories, params, setup)
 
         keep = w > 0  # zero-weight rows are not samples of any node
         if keep.all():  # (no copies of a large table)
@@ -297,6 +287,21 @@ class BaseDecisionTree(BaseEstimator):
             self.unpruned_tree_ = self.tree_
             self.tree_ = ccp_prune(self.tree_, float(self.ccp_alpha))
         return self
+
+    def _fitted_setup(self, n_features, feature_names, is_cat, categories, params, setup):
+        """The fitted attributes that describe the input and the settings
+        (``feature_names_in_`` itself is set where the names are read)."""
+        self.n_features_in_ = n_features
+        if feature_names is None and hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        self.is_categorical_ = is_cat
+        self.categories_ = categories
+        self.max_features_ = params["max_features"]
+        self.growth_ = params["growth"]
+        self.n_outputs_ = 1
+        self.criterion_ = setup["criterion"]
+        self.multiway_ = setup["multiway"]
+        self.missing_ = setup["missing"]
 
     def _check_hist(self, setup):
         """splitter="hist" grows binary CART splits from sums of statistics."""

@@ -122,19 +122,9 @@ def fit(est, X, y, sample_weight=None):
     lower[empty] = upper[empty] = np.nan
     totals = _add([b[2] for b in bounds])
 
-    est.n_features_in_ = F
     if names is not None:
         est.feature_names_in_ = names
-    elif hasattr(est, "feature_names_in_"):
-        del est.feature_names_in_
-    est.is_categorical_ = np.zeros(F, dtype=bool)
-    est.categories_ = [None] * F
-    est.max_features_ = params["max_features"]
-    est.growth_ = params["growth"]
-    est.n_outputs_ = 1
-    est.criterion_ = setup["criterion"]
-    est.multiway_ = setup["multiway"]
-    est.missing_ = setup["missing"]
+    est._fitted_setup(F, names, np.zeros(F, dtype=bool), [None] * F, params, setup)
     est.bin_lower_ = [_used_bins(lower[f]) for f in range(F)]
     est.bin_upper_ = [_used_bins(upper[f]) for f in range(F)]
 
