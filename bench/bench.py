@@ -224,12 +224,11 @@ def bench_criteria(repeat):
         paths = [("", None)]
         if crit == "absolute_error":
             from dtree import _jit
-            # the compiled kernel (numba, loaded by a first small fit so that
+            # the compiled kernel (numba, loaded first by available() so that
             # its one-off start-up is not timed), then the NumPy path
             paths = [(" (numba kernel)", None), (" (NumPy path, without numba)", False)]
             if not _jit.available():
                 paths = [(" (NumPy path: numba is not installed)", False)]
-            ours.fit(X[:200], y[:200])
         for note, kernel in paths:
             if kernel is not None:
                 from dtree import _jit

@@ -9,8 +9,11 @@ in O(n log s), but each step is many array passes; the compiled kernel keeps
 two heaps per node, as :func:`dtree._grow.sad_prefix` does in Python, and
 gives bit-identical results to it (the same additions in the same order).
 
-numba is an optional extra (``pip install .[fast]``), imported only when an
-absolute-error tree is grown, and its compiled code is cached on disk.
+numba is an optional extra (``pip install .[fast]``) and costs about 1-2 s
+to load in a process (its compiled code is cached on disk), so it is loaded
+only by a search of at least ``JIT_MIN_ROWS`` rows (summed over the
+features), where the NumPy path would cost more than that; once loaded, it
+does every search.  The small tables of a lecture never load it.
 ``DTREE_NO_JIT=1`` turns it off.
 """
 
@@ -19,6 +22,7 @@ import os
 import numpy as np
 
 _KERNEL = None  # the compiled function once loaded; False when unavailable
+JIT_MIN_ROWS = 50_000
 
 
 def available():
@@ -43,8 +47,10 @@ def _load():
 def sad_prefix_segments(y, w, starts, sizes):
     """``out[i] = min_c sum_{j in seg(i), j <= i} w_j |y_j - c|`` for every row
     of every segment ``[starts[k], starts[k] + sizes[k])`` (0 outside them),
-    compiled when numba is there, else with NumPy."""
-    kernel = _load()
+    compiled when numba is there and worth loading, else with NumPy."""
+    kernel = _KERNEL or None
+    if _KERNEL is None and len(y) >= JIT_MIN_ROWS:
+        kernel = _load()
     if kernel is None:
         from ._grow import _sad_prefix_numpy
         return _sad_prefix_numpy(y, w, starts, sizes)

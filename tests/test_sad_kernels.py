@@ -47,11 +47,15 @@ def test_compiled_kernel_is_bit_identical_to_the_two_heaps(sizes, seed, ties, we
     if not _jit.available():
         pytest.skip("numba is not installed")
     y, w, starts, sizes = _data(sizes, seed, ties, weights)
-    np.testing.assert_array_equal(_jit.sad_prefix_segments(y, w, starts, sizes),
+    out = np.zeros(len(y))
+    if len(y):
+        _jit._load()(y, w, starts.astype(np.int64), sizes.astype(np.int64), out)
+    np.testing.assert_array_equal(out,
                                   _heaps(y, w, starts, sizes))
 
 
-def test_a_segment_of_one_row_costs_nothing_and_rows_outside_segments_are_zero():
+def test_a_segment_of_one_row_costs_nothing_and_rows_outside_segments_are_zero(monkeypatch):
+    monkeypatch.setattr(_jit, "JIT_MIN_ROWS", 0)
     y, w = np.array([5.0, 1.0, 2.0, 9.0]), np.ones(4)
     for fn in (_grow._sad_prefix_numpy, _jit.sad_prefix_segments):
         np.testing.assert_array_equal(fn(y, w, [1, 3], [2, 1]), [0.0, 0.0, 1.0, 0.0])
@@ -73,7 +77,9 @@ def test_group_deviations_equal_the_one_group_rule(k, extra, seed, ties):
 def test_absolute_error_tree_is_scikit_learns_on_either_path(compiled, monkeypatch):
     if compiled and not _jit.available():
         pytest.skip("numba is not installed")
-    if not compiled:
+    if compiled:
+        monkeypatch.setattr(_jit, "JIT_MIN_ROWS", 0)
+    else:
         monkeypatch.setattr(_jit, "_KERNEL", False)
     rng = np.random.default_rng(7)
     X = rng.normal(size=(600, 4)).astype(np.float32)
@@ -84,3 +90,11 @@ def test_absolute_error_tree_is_scikit_learns_on_either_path(compiled, monkeypat
     # row); compare_trees accepts a different choice only on an exact tie
     compare_trees(ours, sk)
     compare_trees(sk, ours)
+
+
+def test_small_searches_do_not_load_numba(monkeypatch):
+    monkeypatch.setattr(_jit, "_KERNEL", None)
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(300, 3)), rng.normal(size=300)
+    DecisionTreeRegressor(criterion="absolute_error").fit(X, y)
+    assert _jit._KERNEL is None  # 900 rows over the features: the NumPy path
