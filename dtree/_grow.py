@@ -37,6 +37,7 @@ import heapq
 import numpy as np
 
 from ._criteria import EPSILON, split_information
+from ._jit import sad_prefix_segments
 from ._tree import MULTIWAY, NUMERIC, SUBSET
 
 FEATURE_THRESHOLD = np.float32(1e-7)
@@ -411,6 +412,29 @@ def node_weighted_medians(leaf, parent, y, w):
     return out
 
 
+def group_mean_absolute_deviations(group, y, w, n_groups):
+    """:func:`mean_absolute_deviation` of every group at once (``group`` is
+    each row's group id in ``range(n_groups)``; every group is non-empty)."""
+    y = np.asarray(y, dtype=np.float64)
+    w = np.asarray(w, dtype=np.float64)
+    order = np.lexsort((y, group))
+    g, ys, ws = group[order], y[order], w[order]
+    counts = np.bincount(g, minlength=n_groups)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    end = starts + counts
+    cw = np.cumsum(ws)
+    cw -= np.where(starts > 0, cw[np.maximum(starts - 1, 0)], 0.0)[g]
+    half = cw[end - 1] / 2.0
+    # the first row of each group whose running weight reaches half
+    below = np.bincount(g, weights=cw < half[g], minlength=n_groups).astype(np.int64)
+    at = np.minimum(starts + below, end - 1)
+    median = ys[at]
+    exact = (cw[at] == half) & (at + 1 < end)
+    median[exact] = (ys[at[exact]] + ys[at[exact] + 1]) / 2.0
+    dev = np.bincount(g, weights=ws * np.abs(ys - median[g]), minlength=n_groups)
+    return dev / np.bincount(g, weights=ws, minlength=n_groups)
+
+
 def mean_absolute_deviation(y, w):
     """sum w |y - median| / sum w."""
     if len(y) == 0:
@@ -418,16 +442,128 @@ def mean_absolute_deviation(y, w):
     return float(np.sum(w * np.abs(y - weighted_median(y, w))) / np.sum(w))
 
 
+def _sad_prefix_numpy(y, w, starts, sizes):
+    """:func:`sad_prefix` of every segment ``[starts[k], starts[k] + sizes[k])``
+    of ``y``, all at once, without a Python loop over rows.
+
+    The segments are searched in groups of similar size (the same number of
+    bits in their largest rank, so the many small nodes of a deep level do
+    not pay for the bits of its largest node); see
+    :func:`_sad_prefix_wavelet`.  Rows outside every segment get 0.  This
+    is the path without numba (:func:`dtree._jit.sad_prefix_segments`).
+    """
+    y = np.asarray(y, dtype=np.float64)
+    w = np.asarray(w, dtype=np.float64)
+    out = np.zeros(len(y))
+    starts = np.asarray(starts, dtype=np.int64)
+    sizes = np.asarray(sizes, dtype=np.int64)
+    bits = np.frexp(np.maximum(sizes - 1, 0).astype(np.float64))[1]  # bit length
+    for b in np.unique(bits[sizes > 1]):
+        pick = bits == b
+        st, sz = starts[pick], sizes[pick]
+        new_starts = np.cumsum(sz) - sz
+        rows = np.arange(int(sz.sum())) - np.repeat(new_starts - st, sz)
+        out[rows] = _sad_prefix_wavelet(y[rows], w[rows], new_starts, sz)
+    return out
+
+
+def _sad_prefix_wavelet(y, w, starts, sizes):
+    """:func:`sad_prefix` of every segment ``[starts[k], starts[k] + sizes[k])``
+    of ``y``, all at once, without a Python loop over rows or segments.
+
+    For each prefix the weighted median is the smallest y (by rank within the
+    segment) whose running weight within the prefix reaches half the
+    prefix's weight, the rule of :func:`sad_prefix`'s two heaps.  All
+    prefixes look for it together, by a binary search over the bits of that
+    rank in a wavelet matrix: at each bit the rows of every segment are
+    stably split (inside the segment) by that bit of their rank, and prefix
+    sums over the rows whose bit is 0 tell every prefix at once how much of
+    its weight lies in the lower half of the ranks still possible.  Time
+    O(n log s) in NumPy operations, s the largest segment.  The values are
+    centred on each segment's middle value before summing, to keep the
+    rounding small.
+    """
+    y = np.asarray(y, dtype=np.float64)
+    w = np.asarray(w, dtype=np.float64)
+    n = len(y)
+    if n == 0:
+        return np.zeros(0)
+    starts = np.asarray(starts, dtype=np.int64)
+    sizes = np.asarray(sizes, dtype=np.int64)
+    nonempty = sizes > 0
+    starts, sizes = starts[nonempty], sizes[nonempty]
+    seg = np.repeat(np.arange(len(sizes)), sizes)
+    begin = np.repeat(starts, sizes)  # each position's segment start
+    order = np.lexsort((y, seg))  # by segment, then y, then position
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.arange(n) - begin  # the rank inside the segment
+    yc = y - y[order[starts + sizes // 2]][seg]
+    wy = w * yc
+    # running weight and weighted value within each segment
+    cw, cs = np.cumsum(w), np.cumsum(wy)
+    before = starts - 1
+    w_tot = cw - np.where(before >= 0, cw[np.maximum(before, 0)], 0.0)[seg]
+    s_tot = cs - np.where(before >= 0, cs[np.maximum(before, 0)], 0.0)[seg]
+    half = w_tot / 2.0
+    # queries: the positions [lo, hi) of prefix i, narrowed bit by bit; at
+    # each bit a segment's rows are reordered zeros first, inside the segment
+    lo, hi = begin.copy(), np.arange(1, n + 1)
+    acc_w, acc_s = np.zeros(n), np.zeros(n)
+    found = np.zeros(n, dtype=np.int64)
+    cur, cur_w, cur_s = rank, w, wy
+    pos = np.arange(n)
+    z0 = np.zeros(n + 1, dtype=np.int64)
+    zw, zs = np.zeros(n + 1), np.zeros(n + 1)
+    for bit in range(max(int(sizes.max() - 1).bit_length(), 1) - 1, -1, -1):
+        zero = ((cur >> bit) & 1) == 0
+        np.cumsum(zero, out=z0[1:])
+        np.cumsum(np.where(zero, cur_w, 0.0), out=zw[1:])
+        np.cumsum(np.where(zero, cur_s, 0.0), out=zs[1:])
+        z_begin = z0[begin]
+        n_zero = z0[starts + sizes][seg] - z_begin  # zeros in the segment
+        z_lo, z_hi = z0[lo], z0[hi]
+        low_w = zw[hi] - zw[lo]
+        ones = (hi - lo) - (z_hi - z_lo)
+        down = (acc_w + low_w >= half) | (ones == 0)  # the median's bit is 0
+        up = ~down
+        acc_w = np.where(up, acc_w + low_w, acc_w)
+        acc_s = np.where(up, acc_s + (zs[hi] - zs[lo]), acc_s)
+        found |= up.astype(np.int64) << bit
+        lo = np.where(down, begin + z_lo - z_begin, lo + n_zero - (z_lo - z_begin))
+        hi = np.where(down, begin + z_hi - z_begin, hi + n_zero - (z_hi - z_begin))
+        # the rows' new places: zeros first, ones after, inside the segment
+        z_at = z0[1:] - z_begin  # zeros up to and including each row
+        dest = np.where(zero, begin + z_at - 1, pos + n_zero - z_at)
+        nxt = np.empty_like(cur)
+        nxt[dest] = cur
+        nxt_w = np.empty_like(cur_w)
+        nxt_w[dest] = cur_w
+        nxt_s = np.empty_like(cur_s)
+        nxt_s[dest] = cur_s
+        cur, cur_w, cur_s = nxt, nxt_w, nxt_s
+    at = order[begin + found]
+    m, w_m = yc[at], w[at]
+    w_lo, s_lo = acc_w + w_m, acc_s + w_m * m
+    out = (s_tot - s_lo - m * (w_tot - w_lo)) + (m * w_lo - s_lo)
+    return np.maximum(out, 0.0)
+
+
 def _sad_left_right(prob, p, starts, sizes):
-    """Prefix and suffix sums of absolute deviations within each node."""
-    y, w = prob.y[p], prob.w[p]
-    sad_l = np.empty(len(p))
-    sad_r = np.empty(len(p) + 1)
-    sad_r[-1] = 0.0
-    for a, n in zip(starts, sizes):
-        b = a + n
-        sad_l[a:b] = sad_prefix(y[a:b], w[a:b])
-        sad_r[a:b] = sad_prefix(y[a:b][::-1], w[a:b][::-1])[::-1]
+    """Prefix and suffix sums of absolute deviations within each node, for
+    every feature's order ``p`` (shape (d, m)) at once: shapes (d, m) and
+    (d, m + 1), the suffix sums shifted by one (``sad_r[:, m] = 0``)."""
+    d, m = p.shape
+    y, w = prob.y[p].ravel(), prob.w[p].ravel()
+    starts = np.asarray(starts, dtype=np.int64)
+    sizes = np.asarray(sizes, dtype=np.int64)
+    all_starts = (np.arange(d)[:, None] * m + starts[None, :]).ravel()
+    all_sizes = np.tile(sizes, d)
+    sad_l = sad_prefix_segments(y, w, all_starts, all_sizes).reshape(d, m)
+    # the suffixes: the same on the reversed rows (segments reversed too)
+    rev_starts = d * m - all_starts[::-1] - all_sizes[::-1]
+    back = sad_prefix_segments(y[::-1], w[::-1], rev_starts, all_sizes[::-1])[::-1]
+    sad_r = np.zeros((d, m + 1))
+    sad_r[:, :m] = back.reshape(d, m)
     return sad_l, sad_r
 
 
@@ -720,8 +856,8 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
         if crit.needs_samples:
             if missing_here:
                 raise ValueError("criterion='absolute_error' does not support missing values.")
-            sads = [_sad_left_right(prob, row, starts, sizes) for row in p]
-            proxy = np.stack([-(sl + sr[1:]) for sl, sr in sads])
+            sad_l, sad_r = _sad_left_right(prob, p, starts, sizes)
+            proxy = -(sad_l + sad_r[:, 1:])
         else:
             with np.errstate(divide="ignore", invalid="ignore"):
                 proxy = crit.search_proxy(left, right)
@@ -756,8 +892,8 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
         total = known_tot[:, ci, s] if c45 else b.stats_node[s].T
         rgt = total - lft
         if crit.needs_samples:
-            il = np.array([sads[c][0][j] for c, j in zip(ci, q)]) / lft[-1]
-            ir = np.array([sads[c][1][j + 1] for c, j in zip(ci, q)]) / rgt[-1]
+            il = sad_l[ci, q] / lft[-1]
+            ir = sad_r[ci, q + 1] / rgt[-1]
         else:
             il, ir = crit.impurity(lft), crit.impurity(rgt)
         wt = total[-1]
@@ -1105,9 +1241,7 @@ def route(prob, nodes, P, starts, sizes, ids, split):
     share = np.divide(known_w, parent_known, out=np.zeros(total), where=parent_known > 0)
     impurity = None
     if prob.criterion.needs_samples:
-        order = np.argsort(child, kind="stable")
-        groups = np.split(p0[order], np.cumsum(counts)[:-1])
-        impurity = np.array([mean_absolute_deviation(prob.y[g], prob.w[g]) for g in groups])
+        impurity = group_mean_absolute_deviations(child, prob.y[p0], prob.w[p0], total)
     return Children(n_kids, counts, stats, share, impurity)
 
 

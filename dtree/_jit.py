@@ -1,0 +1,63 @@
+"""Optional compiled kernels (numba), with a NumPy path when numba is absent.
+
+One kernel lives here: the absolute-error criterion's running sum of absolute
+deviations from the weighted median of every prefix of every node
+(:func:`sad_prefix_segments`).  It is the one search in dtree that NumPy has
+no fast form for: a running median over every prefix.  The NumPy path
+(:func:`dtree._grow._sad_prefix_wavelet`) does it with whole-array operations
+in O(n log s), but each step is many array passes; the compiled kernel keeps
+two heaps per node, as :func:`dtree._grow.sad_prefix` does in Python, and
+gives bit-identical results to it (the same additions in the same order).
+
+numba is an optional extra (``pip install .[fast]``) and costs about 1-2 s
+to load in a process (its compiled code is cached on disk), so it is loaded
+only by a search of at least ``JIT_MIN_ROWS`` rows (summed over the
+features), where the NumPy path would cost more than that; once loaded, it
+does every search.  The small tables of a lecture never load it.
+``DTREE_NO_JIT=1`` turns it off.
+"""
+
+import os
+
+import numpy as np
+
+_KERNEL = None  # the compiled function once loaded; False when unavailable
+JIT_MIN_ROWS = 50_000
+
+
+def available():
+    """True when numba is installed and not turned off (loads the kernel)."""
+    return _load() is not None
+
+
+def _load():
+    global _KERNEL
+    if _KERNEL is None:
+        _KERNEL = False
+        if os.environ.get("DTREE_NO_JIT", "") not in ("", "0"):
+            return None
+        try:
+            from . import _jit_kernels
+        except ImportError:  # numba is not installed
+            return None
+        _KERNEL = _jit_kernels.sad_segments
+    return _KERNEL or None
+
+
+def sad_prefix_segments(y, w, starts, sizes):
+    """``out[i] = min_c sum_{j in seg(i), j <= i} w_j |y_j - c|`` for every row
+    of every segment ``[starts[k], starts[k] + sizes[k])`` (0 outside them),
+    compiled when numba is there and worth loading, else with NumPy."""
+    kernel = _KERNEL or None
+    if _KERNEL is None and len(y) >= JIT_MIN_ROWS:
+        kernel = _load()
+    if kernel is None:
+        from ._grow import _sad_prefix_numpy
+        return _sad_prefix_numpy(y, w, starts, sizes)
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    out = np.zeros(len(y))
+    if len(y):
+        kernel(y, w, np.ascontiguousarray(starts, dtype=np.int64),
+               np.ascontiguousarray(sizes, dtype=np.int64), out)
+    return out
