@@ -3,7 +3,7 @@
 #   make venv     create .venv and install runtime deps (requirements.txt)
 #   make run      start the Streamlit app
 #   make test     install test deps + chromium + weka, run the whole pytest suite
-#   make bench    run bench/bench.py
+#   make bench    run bench/bench.py (its uploads table drives chromium)
 #   make loadtest a class on one link: bench/classroom.py (about 8 min, not in make test)
 #   make clean    remove the venv, caches and test artifacts
 #
@@ -83,7 +83,7 @@ run: $(RUNTIME_STAMP)
 test: $(TEST_STAMP) chromium graphviz weka
 	$(BIN)/python -m pytest tests $(PYTEST_ARGS)
 
-bench: $(TEST_STAMP)
+bench: $(TEST_STAMP) chromium
 	$(BIN)/python bench/bench.py
 
 # 1, 10 and 30 students stepping through (2 of them in Chromium), then 60

@@ -38,9 +38,14 @@ best of at most 3, the slow exact fits once).  It also reports test accuracy on 
 memory: the peak RSS increase of one fit in a fresh process, the data
 loaded from a .npy file before the fit starts.
 
-``--only fit``, ``--only pruning``, ``--only missing``, ``--only criteria`` or
-``--only hist``
-runs one table.
+A sixth table (``--only uploads``, ``bench/uploads.py``) is issue 15's
+targets for the app, in headless Chromium: a 500k-row CSV uploaded until its
+first tree is drawn, and the Prune page opened on a 5k-row upload, each
+against a bare Streamlit page measured in the same run (differences and
+ratios; ``--repeat`` runs, capped at 3, the median reported).
+
+``--only fit``, ``--only pruning``, ``--only missing``, ``--only criteria``,
+``--only hist`` or ``--only uploads`` runs one table.
 """
 
 import argparse
@@ -78,7 +83,8 @@ def best_of(fn, repeat):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--only", choices=["fit", "pruning", "missing", "criteria", "hist"])
+    parser.add_argument("--only", choices=["fit", "pruning", "missing", "criteria", "hist",
+                                             "uploads"])
     args = parser.parse_args()
 
     print(f"Python {platform.python_version()}, NumPy {np.__version__}, "
@@ -93,6 +99,10 @@ def main():
         bench_criteria(args.repeat)
     if args.only in (None, "hist"):
         bench_hist(min(args.repeat, 3))
+    if args.only in (None, "uploads"):
+        from uploads import bench_uploads  # (Playwright and Debian's chromium)
+
+        bench_uploads(min(args.repeat, 3))
 
 
 def three_class_data(n):

@@ -6,11 +6,13 @@ from dtree.views import datatext as words, viz
 from dtree.tables.choices import feature_choice, task_name
 from dtree.tables.dataset import builtin_label, class_counts
 from dtree.tables.io import BUILTIN, DroppedRows
-from dtree.tables.prepare import MAX_CLASSES, infer_task
-from pages.shared import (current_setup, current_table, identifiers, inferred_types, lang, md,
+from dtree.tables.prepare import MAX_CLASSES
+from pages.shared import (current_setup, current_table, identifiers, inferred_task,
+                          inferred_types, lang, md,
                           prepared, require_frame, said, summary, table_title, tr)
 from pages import imported
 from pages.tables_state import choose_builtin, read_skops, read_upload, source_changed
+from pages.upload_progress import grow_first_tree, read_pending_upload
 
 PREVIEW_ROWS = 200
 PREVIEW_COLUMNS = 60
@@ -61,7 +63,6 @@ def forget_columns():
 
 
 # -- source -------------------------------------------------------------------
-table = current_table()
 # Option labels are computed here, not inside format_func (which must not read
 # the session: AppTest calls it outside the script run).
 sources = {"Built-in dataset": tr("Built-in dataset", "内置数据集"),
@@ -72,6 +73,7 @@ source = st.segmented_control(tr("Source", "数据来源"), list(sources),
                               default="Built-in dataset", key="source",
                               format_func=sources.get, on_change=source_changed,
                               persist_state="session", required=True)
+progress = None
 if source == "scikit-learn tree":
     st.file_uploader(tr("A tree saved with skops.io.dump (.skops)",
                         "用 skops.io.dump 保存的决策树（.skops 文件）"),
@@ -84,7 +86,9 @@ elif source == "Upload a file":
     st.file_uploader(tr("CSV, TSV, Excel (.xlsx) or Parquet", "CSV、TSV、Excel（.xlsx）或 "
                         "Parquet 文件"), type=UPLOAD_TYPES, key="upload", on_change=read_upload)
     st.caption(words.upload_help(st.get_option("server.maxUploadSize"), lang()))
-else:
+    progress = read_pending_upload()  # (a new file: read once, here)
+table = current_table()
+if source not in ("scikit-learn tree", "Upload a file"):
     titles = list(BUILTIN)
     current = table.title if table.key.startswith("builtin:") else titles[0]
     st.selectbox(tr("Built-in dataset", "内置数据集"), titles, index=titles.index(current),
@@ -122,7 +126,7 @@ with left:
                  index=columns.index(setup.target), key="target", persist_state="session",
                  format_func=viz.short, on_change=forget_columns)
     target = st.session_state.get("target", setup.target)
-    guess = infer_task(frame[target]) if target in frame else "classification"
+    guess = inferred_task(table.key, target, frame) if target in frame else "classification"
     tasks = {t: task_name(t, lang()) for t in ("classification", "regression")}
     st.selectbox(tr("Task", "任务"), ["auto", *tasks], key="task", persist_state="session",
                  format_func={"auto": tr(f"auto ({guess})", f"自动（{tasks[guess]}）"),
@@ -162,7 +166,8 @@ st.header(tr("Overview", "概览"))
 a, b, c = st.columns(3)
 a.metric(tr("Rows", "行数"), f"{len(frame):,}")
 b.metric(tr("Columns", "列数"), f"{frame.shape[1]:,}")
-c.metric(tr("Missing values", "缺失值"), f"{int(frame.isna().sum().sum()):,}")
+columns_summary = summary(table.key, frame, types)  # (cached by the table's key)
+c.metric(tr("Missing values", "缺失值"), f"{int(columns_summary['missing'].sum()):,}")
 shown = frame.iloc[:PREVIEW_ROWS, :PREVIEW_COLUMNS]
 if frame.shape[1] > PREVIEW_COLUMNS:
     st.caption(words.preview_caption(PREVIEW_COLUMNS, frame.shape[1], lang()))
@@ -171,7 +176,7 @@ st.dataframe(shown, height=320)
 columns_box, balance = st.columns([3, 2])
 with columns_box:
     st.subheader(tr("Column summary", "列摘要"))
-    st.dataframe(words.summary_shown(summary(table.key, frame, types), lang()), hide_index=True,
+    st.dataframe(words.summary_shown(columns_summary, lang()), hide_index=True,
                  height=min(35 * (frame.shape[1] + 1) + 3, 320))
 with balance:
     y = frame[setup.target]
@@ -214,3 +219,4 @@ else:
         show_note(note)
     st.page_link("pages/grow.py", label=tr("Grow the tree", "生长决策树"),
                  icon=":material/arrow_forward:")
+grow_first_tree(progress)  # (a big upload: its first tree, while the page is drawn)

@@ -34,7 +34,8 @@ from pages.fits import Fit, step_dot  # noqa: F401
 from pages.session import (LANGUAGES, keys_legend, lang, presenting, require_frame,  # noqa: F401
                            said, shown_step, step_button, tr)
 from pages.tables_state import (DEFAULT_DATASET, SETUP_KEYS, builtin_table,  # noqa: F401
-                                current_setup, current_table, identifiers, inferred_types,
+                                current_setup, current_table, identifiers, inferred_task,
+                                inferred_types,
                                 summary, table_title, upload_table, use_table)
 
 md = links.md  # user text made literal for Markdown (the pages import it from here)

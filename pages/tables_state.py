@@ -10,8 +10,9 @@
 
 The column types, identifiers and summary of a table are cached by its key.
 The Data page's source widgets (a built-in dataset, an upload, a .skops
-file) call :func:`choose_builtin`, :func:`read_upload`, :func:`read_skops`
-and :func:`source_changed`; the other pages import from :mod:`pages.shared`.
+file) call :func:`choose_builtin`, :func:`read_upload` (which leaves the
+reading to :mod:`pages.upload_progress`), :func:`read_skops` and
+:func:`source_changed`; the other pages import from :mod:`pages.shared`.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ import streamlit as st
 from dtree.tables import dataset
 from dtree.tables.dataset import Loaded, default_target
 from dtree.tables.io import DataError, load_builtin
-from dtree.tables.prepare import (Setup, column_summary, identifier_columns, infer_types,
-                                  setup_from_choices)
+from dtree.tables.prepare import (Setup, column_summary, identifier_columns, infer_task,
+                                  infer_types, setup_from_choices)
 from pages.caches import hold_upload
 from pages.session import lang
 
@@ -71,6 +72,11 @@ def inferred_types(key: str, _frame: pd.DataFrame):
     return infer_types(_frame)
 
 
+@st.cache_data(show_spinner=False, max_entries=64)
+def inferred_task(key: str, target: str, _frame: pd.DataFrame) -> str:
+    return infer_task(_frame[target])
+
+
 @st.cache_data(show_spinner=False, max_entries=32)
 def identifiers(key: str, _frame: pd.DataFrame) -> list:
     return identifier_columns(_frame)
@@ -82,12 +88,19 @@ def summary(key: str, _frame: pd.DataFrame, _types: dict) -> pd.DataFrame:
 
 
 def current_setup(table: Loaded) -> Setup:
-    """The data page's choices, or their defaults."""
+    """The data page's choices, or their defaults (the task inferred from the
+    target once per table and target)."""
     frame = table.frame
     state = st.session_state
     types, _ = inferred_types(table.key, frame)
     skip = identifiers(table.key, frame) if state.get("feature_mode") != "choose" else ()
-    return setup_from_choices(frame, state, default_target=default_target(table),
+    choices = {key: state[key] for key in SETUP_KEYS if key in state}
+    if choices.get("task") not in ("classification", "regression"):
+        target = choices.get("target")
+        if target not in frame.columns:
+            target = default_target(table)
+        choices["task"] = inferred_task(table.key, target, frame)
+    return setup_from_choices(frame, choices, default_target=default_target(table),
                               default_test_size=table.default_test_size,
                               identifiers=skip, types=types)
 
@@ -101,15 +114,11 @@ def choose_builtin():
 
 
 def read_upload():
-    """The uploaded file, or why it was refused (the dataset in use stays)."""
-    upload = st.session_state.get("upload")
+    """The uploader's file changed: it is read in the Data page's run, below
+    the uploader, with a progress indicator when it is big
+    (:func:`pages.upload_progress.read_pending_upload`)."""
     st.session_state.pop("upload_error", None)
-    if upload is None:
-        return
-    try:
-        use_table(upload_table(upload.getvalue(), upload.name))
-    except DataError as exc:
-        st.session_state["upload_error"] = (upload.name, str(exc))
+    st.session_state["upload_pending"] = True
 
 
 def source_changed():

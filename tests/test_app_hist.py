@@ -69,3 +69,50 @@ def test_the_refusals_speak_chinese():
             est.fit([[0.0], [1.0]], [0, 1])
         text = message_zh(info.value)
         assert text.startswith("这里不能使用 splitter='hist'") and "cannot" not in text, text
+
+
+def test_a_big_upload_is_read_and_fitted_once_with_its_stages_shown(monkeypatch):
+    """A big upload is read in the Data page's run with a progress box
+    (read, types, prepare, fit); reruns and page switches read and grow
+    nothing again (the Grow page takes the tree the Data page grew)."""
+    from dtree.tables import dataset
+    from dtree.views import datatext
+    from pages import caches
+
+    calls = {"read": 0, "fit": 0}
+    read_table, estimator_for = dataset.read_table, caches.estimator_for
+
+    def counted_read(*args, **kwargs):
+        calls["read"] += 1
+        return read_table(*args, **kwargs)
+
+    def counted_estimator(*args, **kwargs):
+        calls["fit"] += 1
+        return estimator_for(*args, **kwargs)
+
+    monkeypatch.setattr(dataset, "read_table", counted_read)
+    monkeypatch.setattr(caches, "estimator_for", counted_estimator)
+    monkeypatch.setattr(datatext, "BIG_UPLOAD_BYTES", 100_000)  # (3 MB: a slow test)
+    data = big_csv(20_000)
+    assert len(data) >= datatext.BIG_UPLOAD_BYTES
+    at = start(DATA)
+    before = dict(calls)
+    upload(at, "big.csv", data)
+    assert calls == {"read": before["read"] + 1, "fit": before["fit"] + 1}
+    lines = [m.value for m in at.markdown if m.value.startswith("✓ ")]
+    assert [line.split()[1] for line in lines] == ["Reading", "Typing", "Preparing", "Growing"]
+    at.run()  # a rerun of the Data page: nothing read again, no box
+    assert not [m.value for m in at.markdown if m.value.startswith("✓ ")]
+    at.switch_page(GROW).run()
+    assert_clean(at)
+    at.switch_page(DATA).run()
+    at.switch_page(GROW).run()
+    assert_clean(at)
+    assert calls == {"read": before["read"] + 1, "fit": before["fit"] + 1}
+
+
+def test_a_small_upload_is_read_without_a_progress_box():
+    at = start(DATA)
+    upload(at, "small.csv", big_csv(2_000))
+    assert not [m.value for m in at.markdown if m.value.startswith("✓ ")]
+    assert any("**In use:** small" in m.value for m in at.markdown)

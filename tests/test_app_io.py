@@ -246,3 +246,35 @@ def test_identifier_columns_are_recognised():
 
 def load_builtin_file(name):
     return pd.read_csv(Path(__file__).resolve().parents[1] / "data" / name)
+
+
+def test_identifiers_are_found_past_the_first_rows_and_repeats_anywhere_rule_one_out():
+    n = 3_000
+    rows = np.random.default_rng(0).permutation(n)
+    frame = pd.DataFrame({"id": rows + 1, "code": [f"D{i}" for i in rows],
+                          "late_repeat": np.r_[np.arange(n - 1), 5],  # unique in the first rows
+                          "gap": np.r_[np.arange(n - 1), n + 7],  # unique, not 0..n-1
+                          "x": np.linspace(0, 1, n)})
+    assert identifier_columns(frame) == ["id", "code"]
+    text = frame["code"].astype(object)
+    text.iloc[-1] = "D0"
+    assert identifier_columns(frame.assign(code=text)) == ["id"]
+
+
+@pytest.mark.parametrize("labels", [["b", "a", "c"], [3, 1, 2], ["是", "否", "否"]])
+def test_the_split_is_the_same_with_the_target_codes_given(labels):
+    rng = np.random.default_rng(3)
+    y = np.asarray(labels, dtype=object)[rng.integers(0, 3, 500)]
+    codes = pd.factorize(y, sort=True)[0]
+    for seed in (0, 1):
+        a = split_indices(y, 0.25, seed, "classification")
+        b = split_indices(y, 0.25, seed, "classification", codes=codes)
+        assert all(np.array_equal(u, v) for u, v in zip(a, b))
+
+
+def test_prepare_codes_text_labels_once_and_keeps_them_as_text():
+    frame = pd.DataFrame({"x": np.arange(40.0), "y": ["b", "a", None, "c"] * 10})
+    prep = prepare(frame, Setup("y", ("x",), test_size=0.25))
+    assert len(prep.y_train) + len(prep.y_test) == 30  # the 10 missing targets left out
+    assert set(prep.y_train) | set(prep.y_test) == {"a", "b", "c"}
+    assert all(type(v) is str for v in prep.y_train)

@@ -105,3 +105,18 @@ def test_the_target_description_names_its_rows_under_chinese():
                               "75% 分位数", "最大值"]
     assert zh.loc["均值", "y"] == en.loc["mean", "y"] == 4.0
     assert zh.loc["中位数", "y"] == 2.5
+
+
+def test_upload_stages_running_and_done_in_both_languages():
+    assert words.upload_stage("read", name="big.csv", mb=34.12) == "Reading big.csv (34.1 MB)…"
+    assert words.upload_stage("fit", "en", done=0.42, splitter="hist", depth=5) == \
+        "✓ Growing the first tree (hist splitter, max_depth 5): 0.4 s"
+    assert words.upload_stage("prepare", "zh", rows=500_000) == \
+        "正在准备 500,000 行：标签编码、划分训练集和测试集…"
+    # done: no longer 正在 (in progress)
+    assert words.upload_stage("types", "zh", done=1.0, columns=11) == \
+        "✓ 判断 11 列的类型（数值或类别）：1.0 秒"
+    assert list(words.UPLOAD_STAGES) == ["read", "types", "prepare", "fit"]
+    assert words.upload_done(500_000, 2.25, True) == \
+        "Read 500,000 rows and grew the first tree in 2.2 s"
+    assert words.upload_done(500_000, 2.0, False, "zh") == "已读取 500,000 行，用时 2.0 秒"

@@ -160,20 +160,24 @@ def identifier_columns(frame: pd.DataFrame, min_rows: int = 10) -> list:
     some order.  A tree would split on them perfectly and learn nothing, so
     they are left out of the features by default."""
     out = []
-    if len(frame) < min_rows:
+    n = len(frame)
+    if n < min_rows:
         return out
     for name in frame.columns:
         col = frame[name]
-        if col.isna().any() or col.nunique() != len(col):
-            continue
         if pd.api.types.is_bool_dtype(col):
             continue
+        head = col.iloc[:1000]  # a repeat among the first rows settles it quickly
+        if head.isna().any() or head.nunique() != len(head):
+            continue
         if pd.api.types.is_numeric_dtype(col):
-            values = np.sort(col.to_numpy(dtype=float))
-            start = values[0]
-            if start in (0, 1) and np.array_equal(values, start + np.arange(len(values))):
+            values = col.to_numpy(dtype=float)
+            start = values.min()
+            if start not in (0, 1) or values.max() != start + n - 1:
+                continue
+            if np.array_equal(np.sort(values), start + np.arange(n)):
                 out.append(name)
-        else:
+        elif not col.isna().any() and col.nunique() == n:
             out.append(name)
     return out
 
@@ -323,7 +327,7 @@ def prepare(frame: pd.DataFrame, setup: Setup) -> Prepared:
     if y_raw.isna().all():
         raise DataError(f"The target column “{setup.target}” has no values: every "
                         "entry is missing.")
-    y, ok = _target(y_raw, setup.task)
+    y, ok, codes = _target(y_raw, setup.task)
     columns, origin = {}, {}
     numeric = [name for name in features if name not in setup.categorical]
     if numeric:
@@ -344,7 +348,9 @@ def prepare(frame: pd.DataFrame, setup: Setup) -> Prepared:
     if dropped_target:
         notes.append(DroppedRows(f"{dropped_target} row(s) with a missing target were left "
                                  "out.", dropped_target, "no target"))
-    X, y = X[ok].reset_index(drop=True), y[ok]
+    if dropped_target:
+        X, y = X[ok].reset_index(drop=True), y[ok]
+        codes = None if codes is None else codes[ok]
     incomplete = int(X.isna().any(axis=1).sum())
     if incomplete:
         notes.append(f"{incomplete} row(s) have a missing value in a chosen feature. CART "
@@ -354,7 +360,10 @@ def prepare(frame: pd.DataFrame, setup: Setup) -> Prepared:
         raise DataError(f"Only {len(y)} usable row(s) remain after leaving out missing "
                         "targets; a tree needs at least 2.")
     if setup.task == "classification":
-        n_classes = len(pd.unique(np.asarray(y)))  # hashed, not sorted: quick on 500k strings
+        # the classes' codes in sorted order (np.unique's), for the split too: labels
+        # come coded by _target, and renumbering their codes is quick on 500k rows
+        codes = pd.factorize(np.asarray(y) if codes is None else codes, sort=True)[0]
+        n_classes = int(codes.max()) + 1
         if n_classes > MAX_CLASSES:
             raise DataError(
                 f"The target “{setup.target}” has {n_classes} different values, too many "
@@ -363,7 +372,7 @@ def prepare(frame: pd.DataFrame, setup: Setup) -> Prepared:
                 "is numeric.")
         if n_classes == 1:
             notes.append("The target has a single class: the tree is one leaf.")
-    train, test = split_indices(y, setup.test_size, setup.seed, setup.task)
+    train, test = split_indices(y, setup.test_size, setup.seed, setup.task, codes=codes)
     if len(train) < 2:
         raise DataError("Too few rows for a training set: lower the test fraction.")
     return Prepared(X.iloc[train].reset_index(drop=True), y[train],
@@ -371,6 +380,8 @@ def prepare(frame: pd.DataFrame, setup: Setup) -> Prepared:
 
 
 def _target(col: pd.Series, task: str):
+    """(y, ok, codes): the target's values, which rows have one, and for
+    labels their codes in sorted order (None otherwise)."""
     ok = col.notna().to_numpy().copy()
     if task == "regression":
         y = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
@@ -378,31 +389,35 @@ def _target(col: pd.Series, task: str):
             raise DataError(f"The target “{col.name}” has text values, so it cannot be "
                             "predicted by a regression tree. Choose classification.")
         ok = ok & np.isfinite(y)
-        return y, ok
+        return y, ok, None
     if pd.api.types.is_numeric_dtype(col) and not pd.api.types.is_bool_dtype(col):
         values = col.to_numpy(dtype=float)
         ok = ok & np.isfinite(values)
         whole = ok & (values == np.round(np.where(ok, values, 0)))
         if whole[ok].all():
-            return np.where(ok, values, 0).astype(np.int64), ok
-        return values, ok
-    # labels are compared as text so that mixed columns ("1", 1) behave
-    return col.astype(str).where(col.notna(), "").to_numpy(dtype=object), ok
+            return np.where(ok, values, 0).astype(np.int64), ok, None
+        return values, ok, None
+    # labels are compared as text so that mixed columns ("1", 1) behave; coded
+    # once (hashed), so that each row holds one of a few label objects
+    codes, labels = pd.factorize(col.astype(str).where(col.notna(), ""), sort=True)
+    return np.asarray(labels, dtype=object)[codes], ok, codes
 
 
 def _numeric(block: pd.DataFrame, notes: list) -> pd.DataFrame:
     """Numeric features as floats; entries that are not numbers or are
     infinite become missing (and are reported); columns without any number
     are left out."""
-    values = block.copy()
-    for name in values.columns:
-        col = values[name]
+    values = block
+    for name in block.columns:
+        col = block[name]
         if not pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col):
             converted = _numbers(col)
             text = int((converted.isna() & col.notna()).sum())
             if text and converted.notna().any():
                 notes.append(f"“{name}”: {text} entr{'y' if text == 1 else 'ies'} that are "
                              "not numbers were read as missing.")
+            if values is block:
+                values = block.copy(deep=False)  # (only then: the block is the user's)
             values[name] = converted
     empty = [name for name in values.columns
              if values[name].isna().all() and block[name].notna().any()]
@@ -417,7 +432,7 @@ def _numeric(block: pd.DataFrame, notes: list) -> pd.DataFrame:
         notes.append(f"“{block.columns[j]}”: {int(infinite[:, j].sum())} infinite value(s) "
                      "were read as missing.")
     arr[infinite] = np.nan
-    return pd.DataFrame(arr, columns=block.columns)
+    return pd.DataFrame(arr, columns=block.columns, copy=False)
 
 
 def _categorical(col: pd.Series, name: str, notes: list):
@@ -435,19 +450,21 @@ def _categorical(col: pd.Series, name: str, notes: list):
     return labels.to_numpy(dtype=object), categories
 
 
-def split_indices(y, test_size: float, seed: int, task: str):
+def split_indices(y, test_size: float, seed: int, task: str, codes=None):
     """Seeded train/test row indices, stratified by class when every class
-    has at least two rows."""
+    has at least two rows.  ``codes``: y's class codes in sorted order, if
+    known (``pd.factorize(y, sort=True)[0]``)."""
     n = len(y)
     rng = np.random.default_rng(seed)
     if not test_size or n < 4:
         return np.arange(n), np.arange(0)
     if task == "classification":
-        codes, classes = pd.factorize(np.asarray(y), sort=True)  # np.unique's codes, hashed
+        if codes is None:
+            codes = pd.factorize(np.asarray(y), sort=True)[0]  # np.unique's codes, hashed
         counts = np.bincount(codes)
         if counts.min() >= 2:
             test = []
-            for k in range(len(classes)):
+            for k in range(len(counts)):
                 members = rng.permutation(np.flatnonzero(codes == k))
                 take = int(round(test_size * len(members)))
                 test.append(members[:min(max(take, 1), len(members) - 1)])

@@ -201,3 +201,36 @@ def test_the_url_reopens_the_same_view(page, app_url, browser):
     assert boxes(other) == svg
     assert other.locator(EXCEPTION).count() == 0
     other.context.close()
+
+
+def test_a_big_upload_shows_its_stages_and_grow_takes_its_tree(page, app_url, tmp_path):
+    """A 4 MB upload (60k rows) is read in a progress box that names its four
+    stages with their times; the Grow page then draws the tree grown there."""
+    import numpy as np
+    import pandas as pd
+
+    from dtree.views.datatext import BIG_UPLOAD_BYTES
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.normal(size=(60_000, 10)).round(3),
+                         columns=[f"x{i}" for i in range(10)])
+    frame["label"] = np.where(frame["x0"] + frame["x1"] > 0, "yes", "no")
+    path = tmp_path / "big60k.csv"
+    frame.to_csv(path, index=False)
+    assert path.stat().st_size >= BIG_UPLOAD_BYTES
+    upload(page, app_url, str(path))
+    done = page.get_by_text("Read 60,000 rows and grew the first tree")
+    done.wait_for()
+    done.click()  # the finished box folds; open it
+    details = page.locator('[data-testid="stExpanderDetails"]').first
+    details.get_by_text("✓ Growing the first tree").wait_for()
+    lines = [t.split(" (")[0].split(" ")[1] for t in details.inner_text().splitlines()
+             if t.startswith("✓")]
+    assert lines == ["Reading", "Typing", "Preparing", "Growing"]
+    assert page.locator(EXCEPTION).count() == 0
+    shot(page, "data-big-upload")
+    page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name="Grow").click()
+    page.wait_for_selector(NODES, state="attached")
+    wait_for_app(page)
+    assert page.get_by_text("big60k.csv").count() >= 1
+    assert page.locator(EXCEPTION).count() == 0
