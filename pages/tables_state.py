@@ -60,11 +60,27 @@ def current_table() -> Loaded:
 
 
 def use_table(table: Loaded) -> None:
-    """Make ``table`` the dataset in use and forget the old column choices."""
-    st.session_state["table"] = table
-    st.session_state.pop("imported", None)  # (a tree opened from a .skops file: closed)
+    """Make ``table`` the dataset in use and forget the old column choices.
+
+    The Data page's widgets that were shown keep their last value in the
+    browser (``persist_state``): dropping the key alone would leave, say,
+    Iris's target on screen above an upload whose tree uses another.  So
+    each of them is given the new table's default explicitly, which the
+    browser then shows."""
+    state = st.session_state
+    state["table"] = table
+    state.pop("imported", None)  # (a tree opened from a .skops file: closed)
+    shown = [key for key in SETUP_KEYS if key in state]
     for key in SETUP_KEYS + ("step", "inspect", "playing"):
-        st.session_state.pop(key, None)
+        state.pop(key, None)
+    if shown:
+        setup = current_setup(table)
+        defaults = {"target": setup.target, "task": "auto", "feature_mode": "all",
+                    "categorical": list(setup.categorical),
+                    "test_size": table.default_test_size, "seed": 0}
+        for key in shown:
+            if key in defaults:
+                state[key] = defaults[key]
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

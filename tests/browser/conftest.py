@@ -379,3 +379,34 @@ def open_app(page, url: str, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
     _runs(page)  # count the app's runs from the new page's first message
     page.goto(url, wait_until="domcontentloaded", timeout=timeout)
     wait_for_app(page, timeout=timeout)
+
+
+def upload_file(page, data_url: str, path_or_payload, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
+    """Open the Data page (``data_url``), choose "Upload a file" and give the
+    uploader ``path_or_payload``; returns once the app has read it (or
+    refused it).
+
+    The uploader's own appearance is the signal that the source changed.  A
+    click on the source control can land before the control answers (a
+    rerun redraws it just then), so while no uploader is there the option is
+    clicked again (it is required: clicking the chosen option changes
+    nothing)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    open_app(page, data_url)
+    dropzone = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    deadline = time.monotonic() + timeout / 1000
+    while dropzone.count() == 0:
+        page.get_by_text("Upload a file").click(
+            timeout=max(1.0, (deadline - time.monotonic()) * 1000))
+        left = (deadline - time.monotonic()) * 1000
+        try:
+            dropzone.wait_for(state="attached", timeout=max(1.0, min(LIST_POLL_MS, left)))
+        except PlaywrightTimeout:
+            if time.monotonic() >= deadline:
+                raise
+    wait_for_app(page, timeout=timeout)
+    expect_rerun(page)
+    dropzone.set_input_files(path_or_payload)
+    wait_for_rerun(page, timeout=timeout)  # the upload was read (or refused) by the app
+

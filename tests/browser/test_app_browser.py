@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from tests.browser.conftest import (ARTIFACTS, expect_rerun, open_app, wait_for_app,
-                                    wait_for_drawn, wait_for_rerun)
+from tests.browser.conftest import (ARTIFACTS, expect_rerun, open_app, upload_file,
+                                    wait_for_app, wait_for_drawn, wait_for_rerun)
 from tests.upload_corpus import CORPUS, HOSTILE
 
 SCREENS = ARTIFACTS / "screens"
@@ -45,13 +45,7 @@ def click_and_wait(page, key, nodes):
 
 
 def upload(page, app_url, path_or_payload):
-    open_app(page, app_url + "/data")
-    expect_rerun(page)
-    page.get_by_text("Upload a file").click()
-    wait_for_rerun(page)
-    expect_rerun(page)
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(path_or_payload)
-    wait_for_rerun(page)  # the upload was read (or refused) by the app
+    upload_file(page, app_url + "/data", path_or_payload)
 
 
 def test_grow_page_opens_and_next_step_redraws_the_svg(app_page, app_url):
@@ -100,6 +94,22 @@ def test_data_page(page, app_url):
     assert page.locator(EXCEPTION).count() == 0
     assert page.get_by_text("training rows").count() >= 1
     shot(page, "data")
+
+
+def test_an_upload_shows_its_own_target_and_features(page, app_url, tmp_path):
+    """The Data page's widgets had Iris's choices; after an upload they show
+    the new table's defaults, which are the ones its tree uses."""
+    path = tmp_path / "small.csv"
+    path.write_text("a,b,label\n" + "".join(f"{i},{i % 3},{'yes' if i % 2 else 'no'}\n"
+                                            for i in range(40)))
+    upload(page, app_url, str(path))
+    page.wait_for_selector("text=40 rows × 3 columns")  # the page says the upload is in use
+    wait_for_app(page)
+    # (the select shows its value in its combobox input)
+    assert page.locator(".st-key-target input").input_value() == "label"
+    checked = page.locator(".st-key-feature_mode input[type=radio]:checked")
+    assert checked.count() == 1
+    assert page.locator(EXCEPTION).count() == 0
 
 
 def test_bad_upload_shows_a_message_and_the_app_keeps_working(page, app_url, tmp_path):

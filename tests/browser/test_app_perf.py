@@ -24,7 +24,8 @@ import pandas as pd
 import pytest
 
 from tests.browser.conftest import (ARTIFACTS, REPO_ROOT, _free_port, _healthy, expect_rerun,
-                                    open_app, wait_for_app, wait_for_drawn, wait_for_rerun)
+                                    open_app, upload_file, wait_for_app, wait_for_drawn,
+                                    wait_for_rerun)
 
 NODES = '[data-testid="stGraphVizChart"] svg g.node'
 NEXT_TO_SVG_MS = """async (expected) => {
@@ -139,11 +140,7 @@ def test_cold_start_and_step_latency(browser, fresh_server, tmp_path, request):
     page.set_default_timeout(60_000)
     csv_path = tmp_path / "bench10k.csv"
     bench_frame().to_csv(csv_path, index=False)
-    open_app(page, url + "/data")
-    expect_rerun(page)
-    page.get_by_text("Upload a file").click()
-    wait_for_rerun(page)
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(csv_path))
+    upload_file(page, url + "/data", str(csv_path))
     page.wait_for_function("() => document.body.innerText.includes('bench10k.csv —')")
     wait_for_app(page)
     page.get_by_role("link", name="Grow").first.click()
