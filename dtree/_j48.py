@@ -553,15 +553,55 @@ def collapse(node):
 # writing the grown tree into the builder's arrays
 # --------------------------------------------------------------------------
 
-def _candidate_block(node, data, n_node):
-    """The node's per-attribute table, in the shape the other builders record."""
+def _row_counts(node, data):
+    """What a node's table needs from its rows: each attribute's number of
+    missing values, and per valid candidate the rows with a known value in
+    each branch (a nominal attribute: per declared value; a numeric one:
+    <= and > the threshold)."""
+    X_node = data.X[node.rows]
+    n_missing = np.isnan(X_node).sum(axis=0)
+    counts = {}
+    for c in node.cands:
+        if not c.valid:
+            continue
+        x = X_node[:, c.feature]
+        if c.nominal:
+            counts[c.feature] = np.bincount(x[~np.isnan(x)].astype(np.intp),
+                                            minlength=len(c.bags))
+        else:
+            counts[c.feature] = (int(np.sum(x <= c.threshold)), int(np.sum(x > c.threshold)))
+    return n_missing, counts
+
+
+class LazyCandidates:
+    """A J48 node's candidate block, made on first use (most are never
+    looked at): unpacks as ``(block, column)``, like the references the
+    other builders record.  Holds the node's candidates and a few counts,
+    not its rows."""
+
+    __slots__ = ("_args", "_block")
+
+    def __init__(self, *args):
+        self._args = args
+        self._block = None
+
+    def __iter__(self):
+        if self._block is None:
+            self._block = _candidate_block(*self._args)
+            self._args = None
+        return iter((self._block, 0))
+
+
+def _candidate_block(cands, eligible, total, n_node, nominal, w_sum, n_missing, counts):
+    """The node's per-attribute table, in the shape the other builders record
+    (``n_missing`` and ``counts``: see :func:`_row_counts`)."""
     from ._grow import CandidateBlock
     from ._tree import MULTIWAY, NUMERIC
 
-    F = data.X.shape[1]
+    F = len(nominal)
     cb = CandidateBlock()
     cb.evaluated = np.ones((F, 1), dtype=bool)
-    cb.kind = np.where(data.nominal, MULTIWAY, NUMERIC)[:, None].astype(np.int8)
+    cb.kind = np.where(nominal, MULTIWAY, NUMERIC)[:, None].astype(np.int8)
     cb.threshold = np.full((F, 1), np.nan)
     cb.gain = np.full((F, 1), np.nan)
     cb.split_info = np.full((F, 1), np.nan)
@@ -573,17 +613,14 @@ def _candidate_block(node, data, n_node):
     cb.missing_fraction = np.zeros((F, 1))
     cb.categorical = {}
     cb.n_node = np.array([n_node])
-    cb.eligible = node.eligible[:, None].copy()
-    total = node.total
+    cb.eligible = eligible[:, None].copy()
     extra = {name: np.full((F, 1), np.nan) for name in
              ("gain_before_mdl", "mdl_penalty", "n_cuts", "split_info_unknown",
               "min_branch_weight")}
     extra["rejected"] = np.full((F, 1), "", dtype=object)
     extra["children_known_weight"] = np.empty((F, 1), dtype=object)
     cb.j48 = extra
-    X_node = data.X[node.rows]
-    n_missing = np.isnan(X_node).sum(axis=0)
-    for c in node.cands:
+    for c in cands:
         f = c.feature
         cb.missing_fraction[f, 0] = 1.0 - c.known_weight / total if total > 0 else 0.0
         extra["rejected"][f, 0] = c.rejected
@@ -605,20 +642,18 @@ def _candidate_block(node, data, n_node):
         grown = per_bag * (total / per_bag.sum())  # missing rows added by share
         imp = np.array([_entropy(b) for b in c.bags])
         cb.missing_child[f, 0] = int(np.argmax(per_bag))
-        x = X_node[:, f]
         n_miss = int(n_missing[f])
         if c.nominal:
-            counts = np.bincount(x[~np.isnan(x)].astype(np.intp), minlength=len(per_bag))
-            n_grown = counts + np.where(per_bag > SMALL, n_miss, 0)
+            n_grown = counts[f] + np.where(per_bag > SMALL, n_miss, 0)
             cb.categorical[(f, 0)] = (np.arange(len(per_bag)), n_grown, grown, imp)
         else:
             cb.threshold[f, 0] = c.threshold
-            n_l = int(np.sum(x <= c.threshold))
+            n_l, n_r = counts[f]
             cb.n_left[f, 0] = n_l + n_miss
-            cb.n_right[f, 0] = int(np.sum(x > c.threshold)) + n_miss
+            cb.n_right[f, 0] = n_r + n_miss
             cb.weight_left[f, 0], cb.weight_right[f, 0] = grown
             cb.impurity_left[f, 0], cb.impurity_right[f, 0] = imp
-    cb.improvement = total / data.w.sum() * cb.gain
+    cb.improvement = total / w_sum * cb.gain
     return cb
 
 
@@ -637,6 +672,7 @@ def write_nodes(root, data, nodes, record):
     from ._tree import MULTIWAY, NUMERIC
 
     w_root = root.total
+    w_sum = data.w.sum()
     order = []
 
     def add(items, parent, depth):
@@ -653,7 +689,9 @@ def write_nodes(root, data, nodes, record):
         if g.cands is not None:
             nodes.searched[i] = True
             if record:
-                nodes.candidates[i] = (_candidate_block(g, data, len(g.rows)), 0)
+                nodes.candidates[i] = LazyCandidates(g.cands, g.eligible, g.total,
+                                                     len(g.rows), data.nominal, w_sum,
+                                                     *_row_counts(g, data))
         if g.split is None:
             nodes.reason[i] = _R[g.reason]
             continue
