@@ -44,8 +44,13 @@ def _xlog2x(x):
     """Weka's logFunc: x log2 x, and 0 for x < 1e-6."""
     x = np.asarray(x, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = x * np.log(x) / LOG2
-    return np.where(x < 1e-6, 0.0, out)
+        if x.ndim == 0:
+            return np.where(x < 1e-6, 0.0, x * np.log(x) / LOG2)
+        out = np.log(x)  # (x log x / ln 2, in one array)
+        out *= x
+        out /= LOG2
+    np.copyto(out, 0.0, where=x < 1e-6)
+    return out
 
 
 def _old_ent(per_class):
@@ -334,7 +339,8 @@ class J48Data:
         # left[c, f, i]: the weight of class c among sorted rows 0..i of attribute f
         left = np.empty((k, F, m))
         for c in range(k):
-            np.cumsum(np.where(cs == c, ws, 0.0), axis=1, out=left[c])
+            # ws * (class == c): the weight or 0.0, as np.where gives (ws > 0)
+            np.cumsum(ws * (cs == c), axis=1, out=left[c])
         last = np.maximum(n_known - 1, 0)
         all_known = left[:, np.arange(F), last].T * (n_known > 0)[:, None]  # (F, k)
         # (summed as a plain sum of each attribute's known weights, as before)
@@ -359,14 +365,16 @@ class J48Data:
                 cand.rejected = "no cut point"
             else:
                 ok[j] &= (lw[j] >= min_split - SMALL) & (known_w - lw[j] >= min_split - SMALL)
-        fi, ii = np.nonzero(ok)
+        flat = np.flatnonzero(ok)  # (take and repeat: faster than fancy indexing)
+        fi, ii = np.divmod(flat, ok.shape[1])
         if not len(fi):
             for cand in cands:
                 cand.rejected = cand.rejected or MIN_OBJECTS
             return cands
-        at_cut = left[:, fi, ii]  # (k, cuts)
-        gains = info_gain_cuts(at_cut, all_known[fi].T - at_cut, total,
-                               _old_ent(all_known)[fi])
+        at_cut = left.reshape(k, -1).take(fi * m + ii, axis=1)  # (k, cuts); ok has m - 1 columns
+        per_f = np.bincount(fi, minlength=F)
+        gains = info_gain_cuts(at_cut, np.repeat(all_known.T, per_f, axis=1) - at_cut, total,
+                               np.repeat(_old_ent(all_known), per_f))
         bounds = np.searchsorted(fi, np.arange(F + 1))
         best_of = _first_better_rows(gains, fi, ii, ok.shape)
         for j, cand in enumerate(cands):
