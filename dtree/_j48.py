@@ -43,9 +43,9 @@ LOG2 = math.log(2.0)
 def _xlog2x(x):
     """Weka's logFunc: x log2 x, and 0 for x < 1e-6."""
     x = np.asarray(x, dtype=np.float64)
+    if x.ndim == 0:  # (x >= 1e-6 or NaN: the logarithm cannot warn, no np.errstate)
+        return np.float64(0.0) if x < 1e-6 else x * np.log(x) / LOG2
     with np.errstate(divide="ignore", invalid="ignore"):
-        if x.ndim == 0:
-            return np.where(x < 1e-6, 0.0, x * np.log(x) / LOG2)
         out = np.log(x)  # (x log x / ln 2, in one array)
         out *= x
         out /= LOG2
@@ -546,12 +546,24 @@ def grow(data, rows, weights):
 def collapse(node):
     """Rule 9, top down: a subtree that does not reduce the training errors
     (by more than 1e-3) becomes a leaf."""
+    # every node's training errors on the tree as grown (collapsing a node
+    # changes none of its descendants' numbers, which are checked after it),
+    # each summed over its children in order as training_errors() does
+    errors = {}
+    post, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        post.append(n)
+        stack.extend(n.children)
+    for n in reversed(post):
+        errors[id(n)] = (sum(errors[id(c)] for c in n.children) if n.children
+                         else n.errors_as_leaf())
     stack = [node]
     while stack:
         n = stack.pop()
         if not n.children:
             continue
-        if n.training_errors() >= n.errors_as_leaf() - 1e-3:
+        if errors[id(n)] >= n.errors_as_leaf() - 1e-3:
             n.make_leaf("collapsed: the subtree made as many training errors")
         else:
             stack.extend(n.children)
