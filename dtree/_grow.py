@@ -151,8 +151,10 @@ class Problem:
         sub = object.__new__(Problem)
         sub.__dict__.update(self.__dict__)
         scale = weights / self.w[samples]
-        sub.X = np.ascontiguousarray(self.X[:, samples])
-        sub._stats = self.stats[:, samples] * scale
+        sub.X = self.X.take(samples, axis=1)  # (take: faster than X[:, samples])
+        # made only if a search asks for them (the numeric search of a
+        # classifier reads the class codes and weights instead)
+        sub._stats = lambda: self.stats.take(samples, axis=1) * scale
         sub.y = self.y[samples]
         sub.w = weights
         sub.frac = scale
@@ -191,7 +193,8 @@ class Problem:
             codes = self.codes[p]
             w = self.w[p]
             for k in range(d - 1):
-                np.cumsum(np.where(codes == k, w, 0.0), axis=-1, out=out[k])
+                # w * (class == k): w or 0.0, as np.where gives (w > 0), and faster
+                np.cumsum(w * (codes == k), axis=-1, out=out[k])
             np.cumsum(w, axis=-1, out=out[-1])
         else:
             for k in range(d):
@@ -571,6 +574,15 @@ def _sad_left_right(prob, p, starts, sizes):
 # the search
 # --------------------------------------------------------------------------
 
+def _take_rows(X, rows, P):
+    """``X[rows[:, None], P]``: row ``rows[i]`` of X at positions ``P[i]``, one
+    row at a time (NumPy's two-array fancy indexing is several times slower)."""
+    out = np.empty(P.shape, dtype=X.dtype)
+    for i, r in enumerate(rows):
+        X[r].take(P[i], out=out[i])
+    return out
+
+
 def _allowed_features(prob, constant, draws=None):
     """Which features each node evaluates, shape (F, S).
 
@@ -623,6 +635,9 @@ class _Batch:
         self.w_node = self.stats_node[:, -1]
         self.imp_node = nodes.impurity[ids]
         self.d = self.stats_node.shape[1]
+        #: the features' values along P, shape (F, m), when kept for the
+        #: numeric search (C4.5's weighted rows); None otherwise
+        self.x = None
 
 
 def search(prob, nodes, P, starts, sizes, ids, record):
@@ -635,7 +650,11 @@ def search(prob, nodes, P, starts, sizes, ids, record):
     S = b.S
     frange = np.arange(F)[:, None]
     if prob.has_missing:
-        n_known = np.add.reduceat(~np.isnan(X[frange, P]), starts, axis=1).astype(np.intp)
+        xs = _take_rows(X, np.arange(F), P)
+        n_known = np.add.reduceat(~np.isnan(xs), starts, axis=1).astype(np.intp)
+        if prob.frac is not None:  # (a level of C4.5's rows: small enough to keep)
+            b.x = xs
+        del xs
     else:
         n_known = np.broadcast_to(sizes, (F, S))
     last_known = np.maximum(starts + n_known - 1, starts)
@@ -789,7 +808,7 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
         x = between = valid = left = right = w_left = w_right = proxy = v1 = None
         fs = numeric[c0:c0 + chunk]
         p = b.P[fs]  # (c, m)
-        x = X[fs[:, None], p]
+        x = _take_rows(X, fs, p) if b.x is None else b.x[fs]
         nk = n_known[fs]
         n_miss = sizes - nk  # (c, S)
         missing_here = prob.has_missing and bool(n_miss.any())
@@ -813,13 +832,11 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
                                 & ~np.isnan(x[:, 1:]))
         between[:, -1] = False
         valid = between & ok_size if (missing_here and not fractional) else between
-        if missing_here:
-            last_k = starts + nk - 1
-            at_last_known = ar == np.repeat(last_k, sizes, axis=1)
-            if not prob.c45_missing:
-                # scikit-learn also tries "every known value left, missing right"
-                valid |= (at_last_known & np.repeat(n_miss > 0, sizes, axis=1) & ok_size
-                          & np.repeat(allowed[fs], sizes, axis=1))
+        if missing_here and not prob.c45_missing:
+            # scikit-learn also tries "every known value left, missing right"
+            at_last_known = ar == np.repeat(starts + nk - 1, sizes, axis=1)
+            valid |= (at_last_known & np.repeat(n_miss > 0, sizes, axis=1) & ok_size
+                      & np.repeat(allowed[fs], sizes, axis=1))
         if prob.random_splitter:
             lo = x_lo[fs].astype(np.float64)
             hi = x_hi[fs].astype(np.float64)
@@ -948,11 +965,15 @@ def _grown_sizes(prob, p, starts, sizes, nk, left, known_tot, b, c45):
     """Sizes (sums of row fractions) and weights of the children that each
     threshold would grow under C4.5's rule, shape (c, m) each: the known rows
     of each side, plus every row with a missing value times the side's share
-    of the known weight."""
+    of the known weight.  The weights are only made when the weight rule
+    (``min_weight_leaf``) reads them (None otherwise)."""
+    weights = prob.min_weight_leaf > 0
     fp = prob.frac[p]
     cnt_l = _running_sum(fp, starts, sizes)
     f_node = np.add.reduceat(fp, starts, axis=1)  # (c, S)
     if not c45:
+        if not weights:
+            return cnt_l, np.repeat(f_node, sizes, axis=1) - cnt_l, None, None
         return cnt_l, np.repeat(f_node, sizes, axis=1) - cnt_l, left[-1], \
             np.repeat(b.w_node[None, :], sizes, axis=1) - left[-1]
     rows = np.arange(p.shape[0])[:, None]
@@ -963,6 +984,8 @@ def _grown_sizes(prob, p, starts, sizes, nk, left, known_tot, b, c45):
     f_miss = np.repeat(f_node - f_known, sizes, axis=1)
     cnt_r = np.repeat(f_known, sizes, axis=1) - cnt_l + f_miss * (1.0 - share_l)
     cnt_l = cnt_l + f_miss * share_l
+    if not weights:
+        return cnt_l, cnt_r, None, None
     grow = np.repeat(b.w_node[None, :], sizes, axis=1) / w_known
     return cnt_l, cnt_r, left[-1] * grow, (w_known - left[-1]) * grow
 
@@ -1166,7 +1189,8 @@ def branch_slots(prob, rows, nodes, node_of_row, resolve_missing=True):
     """Child position each row takes at its node's split.  A missing value
     goes to the node's ``missing_child`` (or -1 if ``resolve_missing`` is off)."""
     feat = nodes.feature[node_of_row]
-    x = prob.X[feat, rows]
+    # X[feat, rows], as one take on the flat array (faster than two-array indexing)
+    x = prob.X.take(feat * prob.X.shape[1] + rows)
     slot = np.where(x <= nodes.threshold[node_of_row], 0, 1)
     categorical = np.flatnonzero(nodes.kind[node_of_row] != NUMERIC)
     if len(categorical):
@@ -1188,10 +1212,10 @@ def branch_slots(prob, rows, nodes, node_of_row, resolve_missing=True):
 
 
 def n_branches(nodes, ids):
+    ids = np.asarray(ids)
     kids = np.full(len(ids), 2, dtype=np.intp)
-    for i, node in enumerate(ids):
-        if nodes.kind[node] == MULTIWAY:
-            kids[i] = int(nodes.branch_of_code[int(node)].max()) + 1
+    for i in np.flatnonzero(nodes.kind[ids] == MULTIWAY):
+        kids[i] = int(nodes.branch_of_code[int(ids[i])].max()) + 1
     return kids
 
 
@@ -1513,10 +1537,11 @@ def _grow_weighted_levels(prob, nodes, root_impurity, record):
         return
     ids, samples, weights, sizes = ids, np.arange(n), prob.w.copy(), np.array([n])
     root_order = np.argsort(prob.X, axis=1, kind="stable")  # missing last
+    rank = _root_ranks(root_order)
     while len(ids):
         starts = np.cumsum(sizes) - sizes
         sub = prob.subproblem(samples, weights)
-        P = _level_orders(root_order, samples, sizes)
+        P = _level_orders(root_order, samples, sizes, rank)
         search(sub, nodes, P, starts, sizes, ids, record)
         split = nodes.has_split[ids]
         if not split.any():
@@ -1525,20 +1550,51 @@ def _grow_weighted_levels(prob, nodes, root_impurity, record):
                                                        sizes, split)
 
 
-def _level_orders(root_order, samples, sizes):
+def _root_ranks(root_order):
+    """Each row's position in each feature's root order, shape (F, n)."""
+    F, n = root_order.shape
+    rank = np.empty((F, n), dtype=np.int64)
+    ar = np.arange(n, dtype=np.int64)
+    for f in range(F):
+        rank[f, root_order[f]] = ar
+    return rank
+
+
+def _level_orders(root_order, samples, sizes, rank=None):
     """Each node's entries sorted by each feature (missing last, ties in row
-    order), shape (F, len(samples)), from the rows' order at the root: the
-    entries are listed in the rows' root order, then grouped by node with a
-    stable sort on small integers (a radix sort), so nothing is compared."""
+    order), shape (F, len(samples)), from the rows' order at the root.
+
+    A row appears at most once in a node, so (node, the row's position in
+    the root order) is a unique key: with ``rank`` (:func:`_root_ranks`)
+    each entry's key and its own index are packed into one 64-bit integer
+    and sorted, which is faster than the radix sort below.  When the three
+    numbers do not fit in 63 bits, the entries are listed in the rows' root
+    order, then grouped by node with a stable sort on small integers."""
     n = root_order.shape[1]
     total = len(samples)
+    if total == n and np.array_equal(samples, np.arange(n)):  # the root
+        return root_order.copy()
+    node_bits = max(int(len(sizes) - 1).bit_length(), 1)
+    rank_bits = max(int(n - 1).bit_length(), 1)
+    entry_bits = max(int(total - 1).bit_length(), 1)
+    if rank is not None and node_bits + rank_bits + entry_bits <= 63:
+        node_of = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
+        high = node_of << (rank_bits + entry_bits)
+        high |= np.arange(total, dtype=np.int64)
+        mask = (1 << entry_bits) - 1
+        P = np.empty((root_order.shape[0], total), dtype=np.intp)
+        for f in range(root_order.shape[0]):
+            key = rank[f].take(samples)
+            key <<= entry_bits
+            key |= high
+            key.sort()
+            np.bitwise_and(key, mask, out=P[f])
+        return P
     by_row = np.argsort(samples, kind="stable")  # a row's entries, together
     count = np.bincount(samples, minlength=n)
     row_start = np.cumsum(count) - count
     node_of = np.repeat(np.arange(len(sizes)), sizes)
     node_of = node_of.astype(np.uint16 if len(sizes) < 1 << 16 else np.int64)
-    if total == n and np.array_equal(samples, np.arange(n)):  # the root
-        return root_order.copy()
     P = np.empty((root_order.shape[0], total), dtype=np.intp)
     for f, rows in enumerate(root_order):
         c = count[rows]
@@ -1567,7 +1623,10 @@ def _route_weighted(prob, nodes, ids, samples, weights, sizes, split):
     total = int(n_kids.sum())
     known_w = np.bincount(offset[seg[known]] + slot[known], weights=weights[known],
                           minlength=total)
-    parent_known = np.array([known_w[a:a + k].sum() for a, k in zip(offset, n_kids)])
+    if n_kids.max() <= 2:  # a + b, as .sum() adds two values
+        parent_known = np.add.reduceat(known_w, offset)
+    else:
+        parent_known = np.array([known_w[a:a + k].sum() for a, k in zip(offset, n_kids)])
     share = known_w / np.repeat(parent_known, n_kids)
     # the known rows go to their branch, the missing ones to every branch
     miss = np.flatnonzero(~known)

@@ -43,9 +43,14 @@ LOG2 = math.log(2.0)
 def _xlog2x(x):
     """Weka's logFunc: x log2 x, and 0 for x < 1e-6."""
     x = np.asarray(x, dtype=np.float64)
+    if x.ndim == 0:  # (x >= 1e-6 or NaN: the logarithm cannot warn, no np.errstate)
+        return np.float64(0.0) if x < 1e-6 else x * np.log(x) / LOG2
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = x * np.log(x) / LOG2
-    return np.where(x < 1e-6, 0.0, out)
+        out = np.log(x)  # (x log x / ln 2, in one array)
+        out *= x
+        out /= LOG2
+    np.copyto(out, 0.0, where=x < 1e-6)
+    return out
 
 
 def _old_ent(per_class):
@@ -334,7 +339,8 @@ class J48Data:
         # left[c, f, i]: the weight of class c among sorted rows 0..i of attribute f
         left = np.empty((k, F, m))
         for c in range(k):
-            np.cumsum(np.where(cs == c, ws, 0.0), axis=1, out=left[c])
+            # ws * (class == c): the weight or 0.0, as np.where gives (ws > 0)
+            np.cumsum(ws * (cs == c), axis=1, out=left[c])
         last = np.maximum(n_known - 1, 0)
         all_known = left[:, np.arange(F), last].T * (n_known > 0)[:, None]  # (F, k)
         # (summed as a plain sum of each attribute's known weights, as before)
@@ -359,14 +365,16 @@ class J48Data:
                 cand.rejected = "no cut point"
             else:
                 ok[j] &= (lw[j] >= min_split - SMALL) & (known_w - lw[j] >= min_split - SMALL)
-        fi, ii = np.nonzero(ok)
+        flat = np.flatnonzero(ok)  # (take and repeat: faster than fancy indexing)
+        fi, ii = np.divmod(flat, ok.shape[1])
         if not len(fi):
             for cand in cands:
                 cand.rejected = cand.rejected or MIN_OBJECTS
             return cands
-        at_cut = left[:, fi, ii]  # (k, cuts)
-        gains = info_gain_cuts(at_cut, all_known[fi].T - at_cut, total,
-                               _old_ent(all_known)[fi])
+        at_cut = left.reshape(k, -1).take(fi * m + ii, axis=1)  # (k, cuts); ok has m - 1 columns
+        per_f = np.bincount(fi, minlength=F)
+        gains = info_gain_cuts(at_cut, np.repeat(all_known.T, per_f, axis=1) - at_cut, total,
+                               np.repeat(_old_ent(all_known), per_f))
         bounds = np.searchsorted(fi, np.arange(F + 1))
         best_of = _first_better_rows(gains, fi, ii, ok.shape)
         for j, cand in enumerate(cands):
@@ -538,12 +546,24 @@ def grow(data, rows, weights):
 def collapse(node):
     """Rule 9, top down: a subtree that does not reduce the training errors
     (by more than 1e-3) becomes a leaf."""
+    # every node's training errors on the tree as grown (collapsing a node
+    # changes none of its descendants' numbers, which are checked after it),
+    # each summed over its children in order as training_errors() does
+    errors = {}
+    post, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        post.append(n)
+        stack.extend(n.children)
+    for n in reversed(post):
+        errors[id(n)] = (sum(errors[id(c)] for c in n.children) if n.children
+                         else n.errors_as_leaf())
     stack = [node]
     while stack:
         n = stack.pop()
         if not n.children:
             continue
-        if n.training_errors() >= n.errors_as_leaf() - 1e-3:
+        if errors[id(n)] >= n.errors_as_leaf() - 1e-3:
             n.make_leaf("collapsed: the subtree made as many training errors")
         else:
             stack.extend(n.children)
@@ -553,15 +573,55 @@ def collapse(node):
 # writing the grown tree into the builder's arrays
 # --------------------------------------------------------------------------
 
-def _candidate_block(node, data, n_node):
-    """The node's per-attribute table, in the shape the other builders record."""
+def _row_counts(node, data):
+    """What a node's table needs from its rows: each attribute's number of
+    missing values, and per valid candidate the rows with a known value in
+    each branch (a nominal attribute: per declared value; a numeric one:
+    <= and > the threshold)."""
+    X_node = data.X[node.rows]
+    n_missing = np.isnan(X_node).sum(axis=0)
+    counts = {}
+    for c in node.cands:
+        if not c.valid:
+            continue
+        x = X_node[:, c.feature]
+        if c.nominal:
+            counts[c.feature] = np.bincount(x[~np.isnan(x)].astype(np.intp),
+                                            minlength=len(c.bags))
+        else:
+            counts[c.feature] = (int(np.sum(x <= c.threshold)), int(np.sum(x > c.threshold)))
+    return n_missing, counts
+
+
+class LazyCandidates:
+    """A J48 node's candidate block, made on first use (most are never
+    looked at): unpacks as ``(block, column)``, like the references the
+    other builders record.  Holds the node's candidates and a few counts,
+    not its rows."""
+
+    __slots__ = ("_args", "_block")
+
+    def __init__(self, *args):
+        self._args = args
+        self._block = None
+
+    def __iter__(self):
+        if self._block is None:
+            self._block = _candidate_block(*self._args)
+            self._args = None
+        return iter((self._block, 0))
+
+
+def _candidate_block(cands, eligible, total, n_node, nominal, w_sum, n_missing, counts):
+    """The node's per-attribute table, in the shape the other builders record
+    (``n_missing`` and ``counts``: see :func:`_row_counts`)."""
     from ._grow import CandidateBlock
     from ._tree import MULTIWAY, NUMERIC
 
-    F = data.X.shape[1]
+    F = len(nominal)
     cb = CandidateBlock()
     cb.evaluated = np.ones((F, 1), dtype=bool)
-    cb.kind = np.where(data.nominal, MULTIWAY, NUMERIC)[:, None].astype(np.int8)
+    cb.kind = np.where(nominal, MULTIWAY, NUMERIC)[:, None].astype(np.int8)
     cb.threshold = np.full((F, 1), np.nan)
     cb.gain = np.full((F, 1), np.nan)
     cb.split_info = np.full((F, 1), np.nan)
@@ -573,17 +633,14 @@ def _candidate_block(node, data, n_node):
     cb.missing_fraction = np.zeros((F, 1))
     cb.categorical = {}
     cb.n_node = np.array([n_node])
-    cb.eligible = node.eligible[:, None].copy()
-    total = node.total
+    cb.eligible = eligible[:, None].copy()
     extra = {name: np.full((F, 1), np.nan) for name in
              ("gain_before_mdl", "mdl_penalty", "n_cuts", "split_info_unknown",
               "min_branch_weight")}
     extra["rejected"] = np.full((F, 1), "", dtype=object)
     extra["children_known_weight"] = np.empty((F, 1), dtype=object)
     cb.j48 = extra
-    X_node = data.X[node.rows]
-    n_missing = np.isnan(X_node).sum(axis=0)
-    for c in node.cands:
+    for c in cands:
         f = c.feature
         cb.missing_fraction[f, 0] = 1.0 - c.known_weight / total if total > 0 else 0.0
         extra["rejected"][f, 0] = c.rejected
@@ -605,20 +662,18 @@ def _candidate_block(node, data, n_node):
         grown = per_bag * (total / per_bag.sum())  # missing rows added by share
         imp = np.array([_entropy(b) for b in c.bags])
         cb.missing_child[f, 0] = int(np.argmax(per_bag))
-        x = X_node[:, f]
         n_miss = int(n_missing[f])
         if c.nominal:
-            counts = np.bincount(x[~np.isnan(x)].astype(np.intp), minlength=len(per_bag))
-            n_grown = counts + np.where(per_bag > SMALL, n_miss, 0)
+            n_grown = counts[f] + np.where(per_bag > SMALL, n_miss, 0)
             cb.categorical[(f, 0)] = (np.arange(len(per_bag)), n_grown, grown, imp)
         else:
             cb.threshold[f, 0] = c.threshold
-            n_l = int(np.sum(x <= c.threshold))
+            n_l, n_r = counts[f]
             cb.n_left[f, 0] = n_l + n_miss
-            cb.n_right[f, 0] = int(np.sum(x > c.threshold)) + n_miss
+            cb.n_right[f, 0] = n_r + n_miss
             cb.weight_left[f, 0], cb.weight_right[f, 0] = grown
             cb.impurity_left[f, 0], cb.impurity_right[f, 0] = imp
-    cb.improvement = total / data.w.sum() * cb.gain
+    cb.improvement = total / w_sum * cb.gain
     return cb
 
 
@@ -637,6 +692,7 @@ def write_nodes(root, data, nodes, record):
     from ._tree import MULTIWAY, NUMERIC
 
     w_root = root.total
+    w_sum = data.w.sum()
     order = []
 
     def add(items, parent, depth):
@@ -653,7 +709,9 @@ def write_nodes(root, data, nodes, record):
         if g.cands is not None:
             nodes.searched[i] = True
             if record:
-                nodes.candidates[i] = (_candidate_block(g, data, len(g.rows)), 0)
+                nodes.candidates[i] = LazyCandidates(g.cands, g.eligible, g.total,
+                                                     len(g.rows), data.nominal, w_sum,
+                                                     *_row_counts(g, data))
         if g.split is None:
             nodes.reason[i] = _R[g.reason]
             continue
