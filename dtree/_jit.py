@@ -18,10 +18,12 @@ does every search.  The small tables of a lecture never load it.
 """
 
 import os
+import threading
 
 import numpy as np
 
 _KERNEL = None  # the compiled function once loaded; False when unavailable
+_LOADING = threading.Lock()  # (the app's sessions fit in threads)
 JIT_MIN_ROWS = 50_000
 
 
@@ -32,15 +34,16 @@ def available():
 
 def _load():
     global _KERNEL
-    if _KERNEL is None:
-        _KERNEL = False
-        if os.environ.get("DTREE_NO_JIT", "") not in ("", "0"):
-            return None
-        try:
-            from . import _jit_kernels
-        except ImportError:  # numba is not installed
-            return None
-        _KERNEL = _jit_kernels.sad_segments
+    with _LOADING:
+        if _KERNEL is None:
+            kernel = False
+            if os.environ.get("DTREE_NO_JIT", "") in ("", "0"):
+                try:
+                    from . import _jit_kernels
+                    kernel = _jit_kernels.sad_segments
+                except ImportError:  # numba is not installed
+                    pass
+            _KERNEL = kernel
     return _KERNEL or None
 
 
