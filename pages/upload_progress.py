@@ -90,9 +90,9 @@ def read_pending_upload():
         state["upload_error"] = (upload.name, str(exc))
         return None
     del data
-    use_table(table)
     frame = table.frame
     with progress.stage("types", columns=frame.shape[1]):
+        use_table(table)  # (it types the columns for the Data page's defaults)
         types, _ = inferred_types(table.key, frame)
         identifiers(table.key, frame)
         summary(table.key, frame, types)
