@@ -561,7 +561,7 @@ def _take(X, rows):
 
 
 def ccp_cross_validate(estimator, X, y, *, cv=5, sample_weight=None, random_state=0,
-                       midpoints=True):
+                       midpoints=True, fitted=False):
     """k-fold cross-validation over the cost-complexity path, as rpart's
     printcp/plotcp do.
 
@@ -587,6 +587,12 @@ def ccp_cross_validate(estimator, X, y, *, cv=5, sample_weight=None, random_stat
     and ``is_1se`` (the smallest tree with ``cv_error`` <= minimum + its
     standard error).  ``frame.attrs`` holds ``alpha_min``, ``alpha_1se``,
     ``cv`` and ``error``.
+
+    ``fitted=True`` says that ``estimator`` was already fitted on exactly
+    these X, y and ``sample_weight``: its unpruned tree (``unpruned_tree_``
+    when it was fitted with a ``ccp_alpha``, else ``tree_``) is the tree on
+    all the data, instead of growing that tree again (the same tree: the
+    parameters are the same and ``ccp_alpha`` only prunes).
     """
     import pandas as pd
 
@@ -599,9 +605,14 @@ def ccp_cross_validate(estimator, X, y, *, cv=5, sample_weight=None, random_stat
         raise ValueError(f"cv must be an int in [2, n_samples={n}]; got {cv!r}.")
     fit_w = lambda rows: None if sample_weight is None else w[rows]
 
-    full = _unpruned_clone(estimator).fit(X, y, sample_weight=fit_w(slice(None)))
+    if fitted:
+        full = estimator
+        tree = getattr(estimator, "unpruned_tree_", None)
+        seq = pruning_sequence(estimator.tree_ if tree is None else tree)
+    else:
+        full = _unpruned_clone(estimator).fit(X, y, sample_weight=fit_w(slice(None)))
+        seq = pruning_sequence(full.tree_)
     X_full = _encoded(full, X)
-    seq = pruning_sequence(full.tree_)
     alphas, ks = distinct_subtrees(seq)
     if midpoints:
         alpha_cv = np.r_[np.sqrt(np.maximum(alphas[:-1], 0) * alphas[1:]), np.inf]

@@ -142,6 +142,19 @@ def _fit(key: str, setup: Setup, preset: str, criterion: str, params: tuple, _pr
     return fit
 
 
+def fit_now(table: Loaded, setup: Setup, prep, preset: str, criterion: str, params: dict):
+    """The Fit of :func:`fitted`, without Streamlit (raises what the engine
+    refuses): for work done outside a page's run (:mod:`pages.prefetch`)."""
+    return _fit(table.key, setup, preset, criterion, tuple(sorted(params.items())), prep)
+
+
+def cached_fit(table: Loaded, setup: Setup, prep, preset: str, criterion: str,
+               params: dict):
+    """The Fit :func:`fitted` would return if it is already grown, else None."""
+    return MODELS.get(("fit", table.key, setup, preset, criterion,
+                       tuple(sorted(params.items()))))
+
+
 def fitted(table: Loaded, setup: Setup, prep, preset: str, criterion: str, params: dict):
     """(Fit, None) or (None, message); cached, with a progress message while
     the tree grows."""

@@ -13,6 +13,7 @@ from pages.shared import (current_setup, current_table, identifiers, inferred_ta
 from pages import imported
 from pages.tables_state import choose_builtin, read_skops, read_upload, source_changed
 from pages.upload_progress import grow_first_tree, read_pending_upload
+from pages.prefetch import prefetch_for_this_session
 
 PREVIEW_ROWS = 200
 PREVIEW_COLUMNS = 60
@@ -220,3 +221,5 @@ else:
     st.page_link("pages/grow.py", label=tr("Grow the tree", "生长决策树"),
                  icon=":material/arrow_forward:")
 grow_first_tree(progress)  # (a big upload: its first tree, while the page is drawn)
+
+prefetch_for_this_session()  # (the Prune page's work, ahead, for a small table)

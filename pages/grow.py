@@ -13,6 +13,7 @@ from pages.shared import (chosen_parameters, criterion_name, current_setup, curr
 from pages.shared import shown_step as link_step, step_button
 from pages import imported
 from pages.grow_panels import panels_view
+from pages.prefetch import prefetch_for_this_session
 
 SPEEDS = {"slow (2 s)": 2.0, "medium (1 s)": 1.0, "fast (0.5 s)": 0.5}
 #: DOT font size in presenter mode: drawn large, scaled down to fit the window.
@@ -219,3 +220,5 @@ def tree_direction():
 
 
 stepper()
+
+prefetch_for_this_session()  # (the Prune page's work, ahead, for a small table)

@@ -14,14 +14,15 @@ import streamlit as st
 from dtree.views import prunetext as words
 from dtree.views import pruneview as pv
 from dtree.views.prunetext import VIEWS, g_of
-from dtree import ccp_cross_validate, ccp_holdout, ccp_prune, pruning_sequence
-from dtree.views.viz import NEXT_SPLIT
+from dtree import ccp_holdout, ccp_prune
+from dtree.views.viz import MAX_DRAWN_NODES, NEXT_SPLIT
 from pages.prune_ebp import ebp_view
 from pages.prune_panels import Pruning, draw, rep_pep_view, say, show_table, steps_view
 from pages.shared import (current_fit, current_setup, current_table, keys_legend, lang, md,
                           presenting, require_frame, said, tr)
 from pages.stepping import step_buttons
 from pages import imported
+from pages.prefetch import cv_key, cv_work, sequence
 from pages.terms import STOP_REASONS_ZH, zh
 
 state = st.session_state
@@ -55,7 +56,7 @@ setup = current_setup(table_in_use)
 if imported.current() is not None:  # a tree opened from a .skops file
     table_in_use = imported.current()
     st.info(say("imported"), icon=":material/info:")
-seq = pv.memo(fit, "sequence", lambda: pruning_sequence(model.tree_))
+seq = sequence(fit)
 tree0 = seq.tree
 about_box = head.popover(tr("About", "说明"), icon=":material/info:") if present else st
 about_box.markdown(words.about_tree(table_in_use.title, model.criterion, tree0,
@@ -77,10 +78,11 @@ pruning = Pruning(fit, seq, head, present)
 # -- cost-complexity pruning ------------------------------------------------------
 def cross_validated(folds):
     seed = int(setup.seed)
-    # ccp_cross_validate grows and prunes one tree per fold: seconds on large data
-    return pruning.computed(("cv", folds, seed), lambda: ccp_cross_validate(
-        model, prep.X_train, prep.y_train, cv=folds, random_state=seed),
-        spinner=words.cv_spinner(folds, lang()))
+    # ccp_cross_validate grows and prunes one tree per fold: seconds on large data.
+    # This page's tree was grown on these rows, unless it was opened from a file.
+    ours = imported.current() is None
+    return pruning.computed(cv_key(folds, seed), cv_work(fit, folds, seed, ours),
+                            spinner=words.cv_spinner(folds, lang()))
 
 
 def set_alpha(value):
@@ -176,8 +178,15 @@ def pruned_at(alpha, labels):
     highlight, weakest = words.alpha_marks(collapsed, table)
     (st.container(key="narration") if present else st).markdown(
         words.at_alpha_sentence(labels[alpha], k, pruned, tree0, lang()))
+    # a full tree too large to draw whole is drawn (cut at a depth) on request;
+    # until then, in presenter mode, the pruned tree takes most of the width
+    on_request = tree0.node_count > MAX_DRAWN_NODES
+    asked = state.get("prune_full_drawn", st.query_params.get("prune_full_drawn") == "true")
     side_by_side = tree0.n_leaves <= 8 or present
-    first, second = st.columns(2) if side_by_side else (st.container(), st.container())
+    if not side_by_side:
+        first, second = st.container(), st.container()
+    else:
+        first, second = st.columns([3, 1] if on_request and not asked else [1, 1])
     with first:
         (st.caption if present else st.markdown)(tr("**The pruned tree**", "**剪枝后的树**"))
         draw(*pruning.dot(pruned, g_by_id=g_of(table), highlight=highlight),
@@ -185,9 +194,14 @@ def pruned_at(alpha, labels):
     with second:
         (st.caption if present else st.markdown)(tr(
             "**The full tree, pruned branches greyed out**", "**完整的树（被剪掉的分支为灰色）**"))
-        draw(*pruning.greyed(seq.keep_mask(k), collapsed=collapsed, g_by_id=g_of(table),
-                             highlight={n: c for n, c in highlight.items() if c == NEXT_SPLIT}),
-             box="tree_box_prune_b")
+        if not on_request or st.toggle(
+                words.full_tree_toggle(tree0.node_count, lang(), short=present),
+                key="prune_full_drawn", bind="query-params",
+                help=words.full_tree_help(tree0.node_count, MAX_DRAWN_NODES, lang())):
+            draw(*pruning.greyed(seq.keep_mask(k), collapsed=collapsed, g_by_id=g_of(table),
+                                 highlight={n: c for n, c in highlight.items()
+                                            if c == NEXT_SPLIT}),
+                 box="tree_box_prune_b")
     more = st.expander(tr("The numbers at this α", "这个 α 下的计算")) if present else st
     more.caption(say("alpha_caption"))
     with more if present else st.container():

@@ -117,6 +117,17 @@ def current_fit(preset=None, criterion=None, **overrides):
     opened = imported.current()
     if opened is not None:
         return opened.fit, None
+    request, error = fit_request(preset, criterion, **overrides)
+    if error:
+        return None, error
+    return fitted(*request)
+
+
+def fit_request(preset=None, criterion=None, **overrides):
+    """What :func:`current_fit` grows, for the current data (not a tree
+    opened from a file): ``((table, setup, prep, preset, criterion, params),
+    None)`` for :func:`pages.caches.fitted` or ``pages.caches.fit_now``, or
+    ``(None, message)``."""
     table = current_table()
     setup = current_setup(table)
     prep, error = prepared(table, setup)
@@ -128,7 +139,7 @@ def current_fit(preset=None, criterion=None, **overrides):
         criterion = chosen_criterion if preset == chosen_preset else \
             criteria_for(setup.task, preset)[0]
     params.update(overrides)
-    return fitted(table, setup, prep, preset, criterion, params)
+    return (table, setup, prep, preset, criterion, params), None
 
 
 from pages.sidebar import sidebar_controls  # noqa: E402,F401  (the Grow page imports it from here)

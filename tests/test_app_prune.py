@@ -241,3 +241,36 @@ def test_ebp_view_in_chinese_and_for_regression():
     assert len(dots(at)) == 1
     at.button(key="prune_ebp_prev").click().run()
     assert_clean(at)
+
+
+def test_a_full_tree_too_large_to_draw_whole_is_drawn_on_request():
+    """Above viz.MAX_DRAWN_NODES nodes the greyed full tree waits for its
+    switch (laying it out is the slowest part of the page); the pruned tree
+    is drawn at once, and the switch brings the greyed tree as before."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.normal(size=(1500, 4)).round(3), columns=list("abcd"))
+    frame["label"] = np.where(frame.a + rng.normal(scale=1.5, size=1500) > 0, "yes", "no")
+    at = start()
+    at.switch_page(DATA).run()
+    at.button_group(key="source").set_value("Upload a file").run()
+    at.file_uploader(key="upload").set_value(
+        ("noisy.csv", frame.to_csv(index=False).encode(), "text/csv")).run()
+    at.switch_page(PRUNE).run()
+    assert_clean(at)
+    switch = at.toggle(key="prune_full_drawn")
+    assert "nodes" in switch.label and not switch.value
+    (pruned,) = dots(at)  # the full tree is not drawn yet
+    switch.set_value(True).run()
+    assert_clean(at)
+    pruned_again, full = dots(at)
+    assert pruned_again == pruned
+    assert n_nodes(full) > n_nodes(pruned) and GREY.search(full)
+
+
+def test_a_full_tree_small_enough_is_drawn_without_asking():
+    at = start()
+    assert not at.get("toggle") or all(t.key != "prune_full_drawn" for t in at.toggle)
+    assert len(dots(at)) == 2

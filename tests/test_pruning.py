@@ -326,6 +326,28 @@ def test_cross_validation_regression_reports_mse():
         ccp_cross_validate(DecisionTreeRegressor(), X, y, cv=1)
 
 
+@pytest.mark.parametrize("make", [
+    lambda: DecisionTreeClassifier(min_samples_leaf=2),
+    lambda: DecisionTreeClassifier(criterion="entropy", ccp_alpha=0.01),  # tree_ is pruned
+    lambda: DecisionTreeRegressor(min_samples_leaf=3),
+])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_cross_validation_of_a_fitted_tree_is_the_same(make, weighted):
+    """fitted=True reads the tree the estimator grew on these rows instead of
+    growing it again: the same table, number for number."""
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(120, 3))
+    score = X[:, 0] - 0.6 * X[:, 1] + 0.8 * rng.normal(size=120)
+    est = make()
+    y = score if isinstance(est, DecisionTreeRegressor) else (score > 0).astype(int)
+    w = rng.uniform(0.5, 2.0, size=120) if weighted else None
+    est.fit(X, y, sample_weight=w)
+    grown = ccp_cross_validate(est, X, y, cv=4, sample_weight=w, random_state=2)
+    read = ccp_cross_validate(est, X, y, cv=4, sample_weight=w, random_state=2, fitted=True)
+    pd.testing.assert_frame_equal(read, grown, check_exact=True)
+    assert read.attrs == grown.attrs
+
+
 def test_holdout_scores(depth2):
     # Rows alpha 0 (4 leaves), 1/36 (2 leaves: the tied steps give one tree), 2/9 (root).
     X_val = np.array([[1], [4], [7], [10]], dtype=float)

@@ -443,6 +443,24 @@ def depth_cut(levels, lang="en") -> str:
               f"树很大：只画出前 {levels} 层（更深的结点画成灰色“(...)”框）。")
 
 
+def full_tree_toggle(nodes, lang="en", short=False) -> str:
+    """The switch that draws a full tree too large to draw whole (``short``:
+    presenter mode's narrow column)."""
+    if short:
+        return _t(lang, f"Draw it ({nodes:,} nodes)", f"画出（{nodes:,} 个结点）")
+    return _t(lang, f"Draw the full tree too ({nodes:,} nodes), pruned branches greyed",
+              f"同时画出完整的树（{nodes:,} 个结点），被剪掉的分支为灰色")
+
+
+def full_tree_help(nodes, most, lang="en") -> str:
+    """Why the full tree waits for the switch."""
+    return _t(lang, f"A tree of more than {most} nodes is drawn only to the depth where "
+                    f"{most} nodes fit, and laying it out takes the browser a while, so "
+                    f"the full tree ({nodes:,} nodes) is drawn when you ask.",
+              f"超过 {most} 个结点的树只画到能容纳 {most} 个结点的深度，"
+              f"浏览器排版也要一些时间，所以完整的树（{nodes:,} 个结点）在你打开开关时才画。")
+
+
 def cv_spinner(folds, lang="en") -> str:
     return _t(lang, f"Cross-validating: growing and pruning {folds} trees…",
               f"交叉验证中：生长并剪枝 {folds} 棵树…")

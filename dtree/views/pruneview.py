@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 
 import numpy as np
 import pandas as pd
@@ -628,12 +629,24 @@ def step_latex(seq, k, criterion) -> list[str]:
 # caching on a fit
 # ---------------------------------------------------------------------------
 
+_MEMO_LOCK = threading.Lock()
+
+
 def memo(owner, key, compute):
-    """``compute()`` once per ``owner`` and key (kept on the owner)."""
-    store = owner.__dict__.setdefault("_pruneview", {})
-    if key not in store:
-        store[key] = compute()
-    return store[key]
+    """``compute()`` once per ``owner`` and key (kept on the owner).  A caller
+    that asks while another thread computes the same key waits for it (the
+    app computes the Prune page's work ahead in a thread); if
+    ``compute`` raises, nothing is kept and the next caller tries again."""
+    with _MEMO_LOCK:
+        store = owner.__dict__.setdefault("_pruneview", {})
+        if key in store:
+            return store[key]
+        lock = owner.__dict__.setdefault("_pruneview_making", {}).setdefault(
+            key, threading.Lock())
+    with lock:
+        if key not in store:
+            store[key] = compute()
+        return store[key]
 
 
 def has_memo(owner, key):
