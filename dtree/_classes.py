@@ -246,6 +246,11 @@ class BaseDecisionTree(BaseEstimator):
             multiway=setup["multiway"], missing=setup["missing"],
             average_gain=setup["average_gain"],
             quinlan=setup["multiway"] or setup["missing"] == "c4.5")
+        if self._is_classifier and not setup["j48"]:
+            # from here on the class codes are the compact ones (int8 below
+            # 128 classes, see Problem): the intp codes, 8 bytes a row, are not
+            # kept through the growth
+            y = yk = prob.y = prob.codes
         if self.splitter == "hist":
             binned = _hist.bin_features(prob.X, is_cat, prob.n_categories, self.max_bins)
             prob.hist = _hist.HistGrower(binned, prob)

@@ -49,6 +49,12 @@ GAIN_TOLERANCE = 1e-6
 #: Fractional sizes are compared with the size rules up to this much rounding.
 SIZE_TOLERANCE = 1e-9
 CHUNK_ELEMENTS = 1 << 17
+#: A batch of more positions than this is searched in slices of this many
+#: positions, carrying the running sums from one slice to the next, when no
+#: feature has missing values and the search reads only sums (see
+#: :func:`_search_numeric_sliced`): its arrays stay a few MB however large
+#: the data.
+SLICE_ROWS = 1 << 16
 #: Categorical features with at most this many categories in a node get an
 #: exhaustive subset search when there are more than two classes.
 MAX_EXHAUSTIVE_CATEGORIES = 10
@@ -628,8 +634,7 @@ class _Batch:
         self.P, self.starts, self.sizes, self.ids = P, starts, sizes, ids
         self.S = len(ids)
         self.m = P.shape[1]
-        self.seg = np.repeat(np.arange(self.S), sizes)
-        self.n_left_all = np.arange(self.m) - starts[self.seg] + 1
+        self._seg = self._n_left_all = None
         self.n_node = nodes.n[ids]
         self.stats_node = nodes.stats[ids]  # (S, d)
         self.w_node = self.stats_node[:, -1]
@@ -638,6 +643,22 @@ class _Batch:
         #: the features' values along P, shape (F, m), when kept for the
         #: numeric search (C4.5's weighted rows); None otherwise
         self.x = None
+
+    # (two arrays of m positions each: made only when a search reads them; the
+    # sliced numeric search of a large batch does not)
+    @property
+    def seg(self):
+        """Each position's node (its column in the batch), shape (m,)."""
+        if self._seg is None:
+            self._seg = np.repeat(np.arange(self.S), self.sizes)
+        return self._seg
+
+    @property
+    def n_left_all(self):
+        """Each position's count of rows from its node's start, inclusive."""
+        if self._n_left_all is None:
+            self._n_left_all = np.arange(self.m) - self.starts[self.seg] + 1
+        return self._n_left_all
 
 
 def search(prob, nodes, P, starts, sizes, ids, record):
@@ -778,13 +799,17 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
     """Best threshold of every numeric feature in every node of the batch."""
     crit = prob.criterion
     X = prob.X
+    fractional = prob.frac is not None
+    if (b.m > SLICE_ROWS and not prob.has_missing and not fractional
+            and not prob.random_splitter and prob.bin_bounds is None
+            and not crit.needs_samples and b.x is None):
+        return _search_numeric_sliced(prob, b, cb, allowed)
     starts, sizes, seg, S, m = b.starts, b.sizes, b.seg, b.S, b.m
     ar = np.arange(m)
     msl, mwl = prob.min_samples_leaf, prob.min_weight_leaf
     ok_size = (b.n_left_all >= msl) & (b.n_node[seg] - b.n_left_all >= msl)
-    # C4.5's fractional rows: the size rules read sums of fractions, known
-    # once the cumulative statistics are
-    fractional = prob.frac is not None
+    # (C4.5's fractional rows: the size rules read sums of fractions, known
+    # once the cumulative statistics are)
     # each position's node statistics, (d, 1, m), made one statistic at a
     # time where needed (one node needs no repeat)
     if S == 1:
@@ -959,6 +984,169 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
         else:
             missing_child = np.where(u2, 0, 1)
         cb.missing_child[f, s] = np.where(no_missing, np.where(n_l > n_r, 0, 1), missing_child)
+
+
+def _slices(starts, sizes, m):
+    """Slices of ``SLICE_ROWS`` positions of a batch of ``m`` positions:
+    ``(a, e, nodes, local_starts, local_sizes)`` for positions ``[a, e)``,
+    ``nodes`` the batch columns of the nodes they touch."""
+    ends = starts + sizes
+    for a in range(0, m, SLICE_ROWS):
+        e = min(a + SLICE_ROWS, m)
+        s0 = int(np.searchsorted(starts, a, "right")) - 1
+        s1 = int(np.searchsorted(starts, e - 1, "right")) - 1
+        here = np.arange(s0, s1 + 1)
+        lst = np.maximum(starts[here], a) - a
+        yield a, e, here, lst, np.minimum(ends[here], e) - a - lst
+
+
+def _slice_left(prob, p, a, cont, later, prev_totals, carry, base_first, bases_out):
+    """The running statistics (d, len(p)) of one slice of a feature's order,
+    restarted at each node's start, exactly as :meth:`Problem.cumulative`
+    makes them for the whole order: ``p`` is the slice, ``a`` its first
+    position, ``cont`` whether its first node began before it, ``later`` the
+    slice positions where the other nodes begin, ``prev_totals`` the
+    statistics of the node before each of those (S', d).
+
+    ``carry`` (d,) is updated in place: with unit-weight class counts, the
+    counts of the open node so far (the restart is folded into the input);
+    otherwise the whole order's running sum so far, which each node's value
+    at its start minus one is subtracted from (as ``cumulative`` does, so the
+    floating-point sums are the same additions in the same order).  Those
+    values go in ``bases_out`` (d, nodes of the slice); ``base_first`` is the
+    first node's."""
+    d = prob.n_stats
+    out = np.empty((d, len(p)))
+    if prob.criterion.is_classification and prob.unit_weights:
+        codes = prob.codes[p]
+        for k in range(d - 2):
+            v = (codes == k).astype(np.int32)
+            if cont:
+                v[0] += np.int32(carry[k])
+            v[later] -= prev_totals[:, k].astype(np.int32)
+            np.cumsum(v, out=out[k])
+            carry[k] = out[k, -1]
+        # n_left, then the last class's count is what the others leave
+        out[-1] = bases_out  # (the caller passes each position's count here)
+        np.subtract(out[-1], out[:-2].sum(axis=0), out=out[-2])
+        return out
+    if prob.criterion.is_classification:
+        codes = prob.codes[p]
+        w = prob.w[p]
+        rows = [w * (codes == k) for k in range(d - 1)] + [w]
+    else:
+        rows = [prob.stats[k].take(p) for k in range(d)]
+    for k, v in enumerate(rows):
+        if a > 0:
+            v[0] += carry[k]
+        np.cumsum(v, out=out[k])
+    del rows
+    bases_out[:, 0] = base_first
+    bases_out[:, 1:] = out[:, later - 1]
+    carry[:] = out[:, -1]
+    return out
+
+
+def _search_numeric_sliced(prob, b, cb, allowed):
+    """:func:`_search_numeric` for a large batch without missing values,
+    read in slices of ``SLICE_ROWS`` positions: each slice's running sums
+    continue from the last one's, each node keeps its best threshold so far
+    (the first of equal scores, as in one pass), and no array of the batch's
+    size is made.  Its candidates are bit for bit those of the one pass."""
+    crit = prob.criterion
+    X, P = prob.X, b.P
+    starts, sizes, S, m, d = b.starts, b.sizes, b.S, b.m, b.d
+    msl, mwl = prob.min_samples_leaf, prob.min_weight_leaf
+    unit_counts = crit.is_classification and prob.unit_weights
+    numeric = prob.numeric_features[allowed[prob.numeric_features].any(axis=1)]
+    all_allowed = bool(allowed.all())
+    c = len(numeric)
+    best = np.full((c, S), -np.inf)
+    pos = np.full((c, S), -1, dtype=np.intp)
+    best_left = np.zeros((d, c, S))
+    carry = np.zeros((c, d))
+    open_base = np.zeros((c, d))  # the running sum before the open node
+    for a, e, nodes_here, lst, lsz in _slices(starts, sizes, m):
+        s0 = nodes_here[0]
+        later = lst[1:]
+        cont = starts[s0] < a
+        lseg = np.repeat(np.arange(len(nodes_here)), lsz)
+        n_left = np.arange(a + 1, e + 1) - starts[nodes_here][lseg]
+        ok = (n_left >= msl) & (b.n_node[nodes_here][lseg] - n_left >= msl)
+        node_rows = b.stats_node[nodes_here]  # (S', d)
+        prev_totals = b.stats_node[nodes_here[1:] - 1]
+        for i, f in enumerate(numeric):
+            p = P[f, a:e]
+            x = X[f].take(p)
+            between = ok.copy()
+            if not all_allowed:
+                between &= np.repeat(allowed[f, nodes_here], lsz)
+            between[:-1] &= x[1:] > x[:-1] + FEATURE_THRESHOLD
+            if e < m:
+                between[-1] &= X[f, P[f, e]] > x[-1] + FEATURE_THRESHOLD
+            else:
+                between[-1] = False
+            if unit_counts:
+                left = _slice_left(prob, p, a, cont, later, prev_totals, carry[i], None,
+                                   n_left)
+            else:
+                bases = np.empty((d, len(nodes_here)))
+                first = open_base[i] if cont else carry[i]
+                if s0 == 0:
+                    first = np.zeros(d)  # (the first node: nothing before it)
+                left = _slice_left(prob, p, a, cont, later, prev_totals, carry[i], first,
+                                   bases)
+                open_base[i] = bases[:, -1]
+                for k in range(d):
+                    left[k] -= np.repeat(bases[k], lsz)
+            right = np.empty_like(left)
+            for k in range(d):
+                np.subtract(np.repeat(node_rows[:, k], lsz), left[k], out=right[k])
+            with np.errstate(divide="ignore", invalid="ignore"):
+                proxy = crit.search_proxy(left, right)
+            if mwl > 0:
+                between &= (left[-1] >= mwl) & (right[-1] >= mwl)
+            full = np.where(between, proxy, -np.inf)
+            del proxy, right
+            top = np.maximum.reduceat(full, lst)
+            hit = np.flatnonzero(full == np.repeat(top, lsz))
+            hs = lseg[hit]
+            head = np.r_[True, hs[1:] != hs[:-1]]
+            where = np.full(len(nodes_here), -1, dtype=np.intp)
+            where[hs[head]] = hit[head]
+            so_far = best[i, nodes_here]
+            better = np.flatnonzero(top > so_far)  # (the first of equal scores stays)
+            best[i, nodes_here] = np.maximum(so_far, top)  # (NaN as one pass has it)
+            pos[i, nodes_here[better]] = a + where[better]
+            best_left[:, i, nodes_here[better]] = left[:, where[better]]
+    pos[np.isnan(best)] = -1
+    ci, s = np.nonzero(pos >= 0)
+    if not len(ci):
+        return
+    q = pos[ci, s]
+    f = numeric[ci]
+    lft = best_left[:, ci, s]
+    total = b.stats_node[s].T
+    rgt = total - lft
+    il, ir = crit.impurity(lft), crit.impurity(rgt)
+    wt = total[-1]
+    gain = b.imp_node[s] - rgt[-1] / wt * ir - lft[-1] / wt * il
+    n_l = q - starts[s] + 1
+    n_r = b.n_node[s] - n_l
+    cb.gain[f, s] = gain
+    cb.impurity_left[f, s] = il
+    cb.impurity_right[f, s] = ir
+    cb.weight_left[f, s] = lft[-1]
+    cb.weight_right[f, s] = rgt[-1]
+    cb.n_left[f, s] = n_l
+    cb.n_right[f, s] = n_r
+    cb.split_info[f, s] = split_information(lft[-1], rgt[-1])
+    cb.missing_fraction[f, s] = 1.0 - (b.stats_node[s, -1] / b.w_node[s])
+    lo_v = X[f, P[f, q]].astype(np.float64)
+    hi_v = X[f, P[f, np.minimum(q + 1, m - 1)]].astype(np.float64)
+    thr = lo_v / 2.0 + hi_v / 2.0
+    cb.threshold[f, s] = np.where((thr == hi_v) | np.isinf(thr), lo_v, thr)
+    cb.missing_child[f, s] = np.where(n_l > n_r, 0, 1)
 
 
 def _grown_sizes(prob, p, starts, sizes, nk, left, known_tot, b, c45):
@@ -1241,25 +1429,47 @@ def route(prob, nodes, P, starts, sizes, ids, split):
         kids = prob.hist.router.route(prob, nodes, P, starts, sizes, ids, split)
         if kids is not None:
             return kids
+    n_kids = n_branches(nodes, ids[split])
+    offset = np.zeros(len(ids), dtype=np.intp)
+    offset[split] = np.cumsum(n_kids) - n_kids
+    total = int(n_kids.sum())
+    m = P.shape[1]
+    if (prob.criterion.is_classification and prob.unit_weights
+            and not prob.criterion.needs_samples):
+        # every sum here is a count (unit weights): a large batch is routed in
+        # slices of positions, the counts added up slice by slice
+        k = prob.n_stats - 1
+        counts = np.zeros(total, dtype=np.intp)
+        by_class = np.zeros(total * k, dtype=np.intp)
+        known_w = np.zeros(total)
+        pieces = (_slices(starts, sizes, m) if m > SLICE_ROWS
+                  else [(0, m, np.arange(len(ids)), starts, sizes)])
+        for a, e, here, _, lsz in pieces:
+            seg = np.repeat(here, lsz)
+            moving = split[seg]
+            p0 = P[0, a:e][moving]
+            seg = seg[moving]
+            slot, known = branch_slots(prob, p0, nodes, ids[seg])
+            prob.slot[p0] = slot
+            child = offset[seg] + slot
+            del seg, moving, slot
+            counts += np.bincount(child, minlength=total)
+            by_class += np.bincount(child * k + prob.codes[p0], minlength=total * k)
+            known_w += np.bincount(child, weights=prob.w[p0] * known, minlength=total)
+        stats = np.column_stack([by_class.reshape(total, k), counts]).astype(np.float64)
+        parent_known = np.repeat(np.add.reduceat(known_w, offset[split]), n_kids)
+        share = np.divide(known_w, parent_known, out=np.zeros(total), where=parent_known > 0)
+        return Children(n_kids, counts, stats, share)
     seg = np.repeat(np.arange(len(ids)), sizes)
     moving = split[seg]
     p0 = P[0][moving]
     node_m = ids[seg[moving]]
     slot, known = branch_slots(prob, p0, nodes, node_m)
     prob.slot[p0] = slot
-    n_kids = n_branches(nodes, ids[split])
-    offset = np.zeros(len(ids), dtype=np.intp)
-    offset[split] = np.cumsum(n_kids) - n_kids
     child = offset[seg[moving]] + slot
-    total = int(n_kids.sum())
     counts = np.bincount(child, minlength=total)
-    if prob.criterion.is_classification and prob.unit_weights:
-        k = prob.n_stats - 1  # class counts are exact integers: one bincount
-        by_class = np.bincount(child * k + prob.codes[p0], minlength=total * k)
-        stats = np.column_stack([by_class.reshape(total, k), counts]).astype(np.float64)
-    else:
-        stats = np.stack([np.bincount(child, weights=prob.stats[k][p0], minlength=total)
-                          for k in range(prob.stats.shape[0])], axis=1)
+    stats = np.stack([np.bincount(child, weights=prob.stats[k][p0], minlength=total)
+                      for k in range(prob.stats.shape[0])], axis=1)
     known_w = np.bincount(child, weights=prob.w[p0] * known, minlength=total)
     parent_known = np.repeat(np.add.reduceat(known_w, offset[split]), n_kids)
     share = np.divide(known_w, parent_known, out=np.zeros(total), where=parent_known > 0)
@@ -1295,7 +1505,11 @@ def partition(prob, P, starts, sizes, split, kids, keep):
         keep_left[split], keep_right[split] = keep[0::2], keep[1::2]
         n_left = np.zeros(S, dtype=np.intp)
         n_left[split] = kids.counts[0::2]
-        _partition_binary(P, P_out, starts, sizes, slot, n_left, keep_left, keep_right)
+        if P.shape[1] > SLICE_ROWS:
+            _partition_binary_sliced(P, P_out, starts, sizes, slot, n_left, keep_left,
+                                     keep_right)
+        else:
+            _partition_binary(P, P_out, starts, sizes, slot, n_left, keep_left, keep_right)
         return P_out, out_sizes
     # general case (multiway nodes): a stable sort by child
     offset = np.cumsum(n_kids) - n_kids
@@ -1343,6 +1557,45 @@ def _partition_binary(P, P_out, starts, sizes, slot, n_left, keep_left, keep_rig
             out.reshape(-1)[dest] = p
         del g, n_l, dest
         P_out[f0:f0 + chunk] = out
+
+
+def _partition_binary_sliced(P, P_out, starts, sizes, slot, n_left, keep_left,
+                             keep_right):
+    """:func:`_partition_binary` one feature at a time, read in slices of
+    ``SLICE_ROWS`` positions (each node's count of left rows carried from one
+    slice to the next): besides one feature's new order, no array of the
+    batch's size is made."""
+    n_right = sizes - n_left
+    flat = np.stack([np.where(keep_left, n_left, 0), np.where(keep_right, n_right, 0)],
+                    axis=1).ravel()
+    out_starts = np.cumsum(flat) - flat
+    left_at, right_at = out_starts[0::2], out_starts[1::2]
+    drop_some = not (keep_left.all() and keep_right.all())
+    total = P_out.shape[1]
+    pieces = list(_slices(starts, sizes, P.shape[1]))
+    for f in range(P.shape[0]):
+        out = np.empty(total, dtype=P.dtype)
+        carry = 0  # left rows so far in the open node
+        for a, e, here, lst, lsz in pieces:
+            p = P[f, a:e]
+            g = slot[p] == 0
+            n_l = np.cumsum(g, dtype=np.intp)
+            # each node's count restarts at 0 (the open node's continues)
+            base = np.empty(len(here), dtype=np.intp)
+            base[0] = -carry if starts[here[0]] < a else 0
+            base[1:] = n_l[lst[1:] - 1]
+            n_l -= np.repeat(base, lsz)
+            carry = int(n_l[-1])
+            seg = np.repeat(here, lsz)
+            rank = np.arange(a, e) - starts[seg]
+            dest = np.where(g, left_at[seg] + n_l - 1, right_at[seg] + rank - n_l)
+            if drop_some:
+                move = np.where(g, keep_left[seg], keep_right[seg])
+                out[dest[move]] = p[move]
+            else:
+                out[dest] = p
+        P_out[f] = out
+        del out  # (before the next feature's is made)
 
 
 def create_children(prob, nodes, parents, kids):
