@@ -36,7 +36,7 @@ import heapq
 
 import numpy as np
 
-from ._criteria import EPSILON, split_information
+from ._criteria import EPSILON, Entropy, entropy_proxy_into, split_information
 from ._jit import sad_prefix_segments
 from ._tree import MULTIWAY, NUMERIC, SUBSET
 
@@ -55,6 +55,8 @@ CHUNK_ELEMENTS = 1 << 17
 #: :func:`_search_numeric_sliced`): its arrays stay a few MB however large
 #: the data.
 SLICE_ROWS = 1 << 16
+#: Positions per chunk of C4.5's missing-value search (its scratch buffers' size).
+C45_CHUNK_ELEMENTS = 1 << 15
 #: Categorical features with at most this many categories in a node get an
 #: exhaustive subset search when there are more than two classes.
 MAX_EXHAUSTIVE_CATEGORIES = 10
@@ -797,6 +799,8 @@ def _running_sum(values, starts, sizes):
 
 def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
     """Best threshold of every numeric feature in every node of the batch."""
+    if _c45_levels(prob):
+        return _search_numeric_c45(prob, b, cb, allowed, n_known)
     crit = prob.criterion
     X = prob.X
     fractional = prob.frac is not None
@@ -1147,6 +1151,246 @@ def _search_numeric_sliced(prob, b, cb, allowed):
     thr = lo_v / 2.0 + hi_v / 2.0
     cb.threshold[f, s] = np.where((thr == hi_v) | np.isinf(thr), lo_v, thr)
     cb.missing_child[f, s] = np.where(n_l > n_r, 0, 1)
+
+
+def _c45_levels(prob):
+    """True for a batch of C4.5's weighted rows that :func:`_search_numeric_c45`
+    searches (not: random thresholds, bin codes, absolute error, the weight
+    rule)."""
+    return (prob.c45_missing and prob.frac is not None and not prob.random_splitter
+            and prob.bin_bounds is None and not prob.criterion.needs_samples
+            and prob.min_weight_leaf <= 0)
+
+
+class _Workspace:
+    """Scratch arrays that a C4.5 fit reuses from chunk to chunk and level to
+    level, so that its large temporaries are not given back to the system
+    and faulted in again each time.  ``get`` returns a view of the named
+    buffer (grown when too small): the caller must be done with the last one
+    of that name."""
+
+    def __init__(self):
+        self._buffers = {}
+
+    def get(self, name, shape, dtype=np.float64):
+        size = 1
+        for n in shape:
+            size *= int(n)
+        buf = self._buffers.get(name)
+        if buf is None or buf.size < size or buf.dtype != dtype:
+            buf = np.empty(max(size, 1024), dtype=dtype)
+            self._buffers[name] = buf
+        return buf[:size].reshape(shape)
+
+
+def _c45_restart(b):
+    """Per entry after the first node: the position just before its node's
+    start, shape (m - starts[1],), made once per batch."""
+    if getattr(b, "c45_restart", None) is None:
+        b.c45_restart = np.repeat(b.starts[1:] - 1, b.sizes[1:])
+    return b.c45_restart
+
+
+def _c45_running_sum(values, b, out, scratch):
+    """:func:`_running_sum` into ``out`` (``scratch``: a buffer for the
+    sums before each node's start)."""
+    np.cumsum(values, axis=-1, out=out)
+    if len(b.starts) > 1:
+        a = int(b.starts[1])
+        before = scratch[..., :out.shape[-1] - a]
+        np.take(out, _c45_restart(b), axis=-1, out=before, mode="clip")
+        np.subtract(out[..., a:], before, out=out[..., a:])
+    return out
+
+
+def _c45_cumulative(prob, p, starts, sizes, b):
+    """``prob.cumulative`` for a classifier with fractional weights, bit for
+    bit, into the fit's scratch arrays."""
+    ws = prob.workspace
+    d = prob.n_stats
+    shape = p.shape
+    out = ws.get("left", (d,) + shape)
+    codes = ws.get("codes", shape, prob.codes.dtype)
+    prob.codes.take(p, out=codes, mode="clip")
+    w = ws.get("w", shape)
+    prob.w.take(p, out=w, mode="clip")
+    is_k = ws.get("is_k", shape, np.bool_)
+    wk = ws.get("wk", shape)
+    for k in range(d - 1):
+        np.equal(codes, k, out=is_k)
+        np.multiply(w, is_k, out=wk)  # w * (class == k), as cumulative makes it
+        np.cumsum(wk, axis=-1, out=out[k])
+    np.cumsum(w, axis=-1, out=out[-1])
+    if len(starts) > 1:
+        # each node's entries less the sums before its start
+        a = int(starts[1])
+        before = ws.get("before", (d,) + shape[:-1] + (shape[-1] - a,))
+        np.take(out, _c45_restart(b), axis=-1, out=before, mode="clip")
+        np.subtract(out[..., a:], before, out=out[..., a:])
+    return out
+
+
+def _c45_scores(prob, b, left, known_tot, valid, p, nk, c45):
+    """The criterion's proxy of every threshold of a chunk, -inf where none
+    may go, shape (c, m).  Only the ``valid`` positions are scored, as
+    :func:`_search_numeric` scores them (the same arithmetic, so the same
+    bits): the right side is the known total less the left, and the size rule
+    reads the grown children's sums of row fractions (see
+    :func:`_grown_sizes`)."""
+    ws = prob.workspace
+    d, c, m = left.shape
+    starts, S = b.starts, b.S
+    vi = np.flatnonzero(valid)
+    nv = len(vi)
+    # each position's (feature, node) in a (c, S) array
+    if getattr(b, "c45_pair", None) is None or b.c45_pair.shape[0] < c:
+        b.c45_pair = np.arange(c)[:, None] * S + b.seg
+    kidx = ws.get("kidx", (nv,), np.intp)
+    b.c45_pair[:c].reshape(-1).take(vi, out=kidx, mode="clip")
+    L = ws.get("L", (d, nv))
+    np.take(left.reshape(d, -1), vi, axis=1, out=L, mode="clip")
+    R = ws.get("R", (d, nv))
+    if c45:
+        np.take(known_tot.reshape(d, -1), kidx, axis=1, out=R, mode="clip")
+    else:  # no missing value: the known total is the node's
+        at = np.remainder(vi, m, out=ws.get("at", (nv,), np.intp))
+        node = b.seg.take(at, out=ws.get("node", (nv,), np.intp), mode="clip")
+        np.take(b.stats_node.T, node, axis=1, out=R, mode="clip")
+    np.subtract(R, L, out=R)
+    # the size rule, on the grown children's sums of row fractions
+    fp = ws.get("fp", (c, m))
+    prob.frac.take(p, out=fp, mode="clip")
+    f_node = np.add.reduceat(fp, starts, axis=1)  # (c, S)
+    cnt = _c45_running_sum(fp, b, ws.get("cnt", (c, m)), fp)  # (fp: no longer needed)
+    cnt_l = ws.get("cnt_l", (nv,))
+    cnt.reshape(-1).take(vi, out=cnt_l, mode="clip")
+    cnt_r = ws.get("cnt_r", (nv,))
+    if c45:
+        rows = np.arange(c)[:, None]
+        f_known = cnt[rows, np.maximum(starts + nk - 1, 0)]
+        f_known[nk == 0] = 0.0
+        share_l = ws.get("share_l", (nv,))
+        known_tot[-1].reshape(-1).take(kidx, out=share_l, mode="clip")
+        np.divide(L[-1], share_l, out=share_l)
+        f_miss = ws.get("f_miss", (nv,))
+        (f_node - f_known).reshape(-1).take(kidx, out=f_miss, mode="clip")
+        f_known.reshape(-1).take(kidx, out=cnt_r, mode="clip")
+        cnt_r -= cnt_l
+        t = ws.get("t", (nv,))
+        np.subtract(1.0, share_l, out=t)
+        t *= f_miss
+        cnt_r += t  # f_known - cnt_l + f_miss * (1 - share_l)
+        np.multiply(f_miss, share_l, out=t)
+        cnt_l += t  # cnt_l + f_miss * share_l
+    else:
+        f_node.reshape(-1).take(kidx, out=cnt_r, mode="clip")
+        cnt_r -= cnt_l
+    least = prob.min_samples_leaf - SIZE_TOLERANCE
+    fits = np.greater_equal(cnt_l, least, out=ws.get("fits", (nv,), np.bool_))
+    fits &= np.greater_equal(cnt_r, least, out=ws.get("fits_r", (nv,), np.bool_))
+    np.logical_not(fits, out=fits)  # (a NaN size fails, as in _search_numeric)
+    crit = prob.criterion
+    if type(crit).search_proxy is Entropy.search_proxy:
+        proxy = entropy_proxy_into(L, R, ws.get("proxy", (nv,)), ws.get("xlnx", (nv,)))
+    else:
+        proxy = crit.search_proxy(L, R)
+    np.copyto(proxy, -np.inf, where=fits)
+    full = ws.get("full", (c, m))
+    full.fill(-np.inf)
+    full.reshape(-1)[vi] = proxy
+    return full
+
+
+def _search_numeric_c45(prob, b, cb, allowed, n_known):
+    """:func:`_search_numeric` on a level of C4.5's weighted rows
+    (:func:`_c45_levels`): the same candidates, bit for bit, with less work
+    (only the positions where a threshold may go are scored, and the large
+    arrays are the fit's reused scratch arrays)."""
+    crit = prob.criterion
+    X = prob.X
+    starts, sizes, seg, S, m = b.starts, b.sizes, b.seg, b.S, b.m
+    if getattr(prob, "workspace", None) is None:
+        prob.workspace = _Workspace()
+    numeric = prob.numeric_features[allowed[prob.numeric_features].any(axis=1)]
+    all_allowed = bool(allowed.all())
+    chunk = max(1, min(len(numeric), C45_CHUNK_ELEMENTS // max(m, 1)))
+    for c0 in range(0, len(numeric), chunk):
+        x = valid = left = full = None
+        fs = numeric[c0:c0 + chunk]
+        p = b.P[fs]  # (c, m)
+        x = _take_rows(X, fs, p) if b.x is None else b.x[fs]
+        nk = n_known[fs]
+        n_miss = sizes - nk  # (c, S)
+        missing_here = prob.has_missing and bool(n_miss.any())
+        # where a threshold may go: between two distinct known values (the
+        # size rules are read later, from the grown children)
+        if all_allowed:
+            valid = np.ones((len(fs), m), dtype=bool)
+        else:
+            valid = np.repeat(allowed[fs], sizes, axis=1)
+        valid[:, :-1] &= x[:, 1:] > x[:, :-1] + FEATURE_THRESHOLD
+        valid[:, -1] = False
+        if not valid.any():
+            continue
+        if crit.is_classification and not prob.unit_weights:
+            left = _c45_cumulative(prob, p, starts, sizes, b)  # (d, c, m)
+        else:
+            left = prob.cumulative(p, starts, sizes, b.stats_node, b.n_left_all)
+        rows = np.arange(len(fs))[:, None]
+        if missing_here:
+            known_tot = left[:, rows, np.maximum(starts + nk - 1, 0)]  # (d, c, S)
+            known_tot[:, nk == 0] = 0.0
+        else:
+            known_tot = np.broadcast_to(b.stats_node.T[:, None, :], (b.d, len(fs), S))
+        c45 = missing_here
+        with np.errstate(divide="ignore", invalid="ignore"):
+            full = _c45_scores(prob, b, left, known_tot, valid, p, nk, c45)
+        best, pos = _best_positions(full, starts, sizes, seg)
+        ci, s = np.nonzero(pos >= 0)
+        if not len(ci):
+            continue
+        q = pos[ci, s]
+        f = fs[ci]
+        lft = left[:, ci, q]
+        total = known_tot[:, ci, s] if c45 else b.stats_node[s].T
+        rgt = total - lft
+        il, ir = crit.impurity(lft), crit.impurity(rgt)
+        wt = total[-1]
+        parent = crit.impurity(total) if c45 else b.imp_node[s]
+        gain = parent - rgt[-1] / wt * ir - lft[-1] / wt * il
+        if c45:
+            gain = gain * (wt / b.w_node[s])  # rho: the known weight fraction
+        n_l = q - starts[s] + 1
+        n_r = b.n_node[s] - n_l
+        cb.gain[f, s] = gain
+        cb.impurity_left[f, s] = il
+        cb.impurity_right[f, s] = ir
+        if c45:
+            # the children as grown: every row with a missing value goes down
+            # both branches, with the branch's share of the known weight
+            grow = b.w_node[s] / wt
+            cb.weight_left[f, s] = lft[-1] * grow
+            cb.weight_right[f, s] = rgt[-1] * grow
+            cb.n_left[f, s] = n_l + n_miss[ci, s]
+            cb.n_right[f, s] = n_known[f, s] - n_l + n_miss[ci, s]
+        else:
+            cb.weight_left[f, s] = lft[-1]
+            cb.weight_right[f, s] = rgt[-1]
+            cb.n_left[f, s] = n_l
+            cb.n_right[f, s] = n_r
+        cb.split_info[f, s] = split_information(lft[-1], rgt[-1])
+        cb.missing_fraction[f, s] = 1.0 - wt / b.w_node[s] if c45 else 1.0 - (
+            known_tot[-1, ci, s] / b.w_node[s])
+        lo_v = x[ci, q].astype(np.float64)
+        hi_v = x[ci, np.minimum(q + 1, m - 1)].astype(np.float64)
+        thr = lo_v / 2.0 + hi_v / 2.0
+        thr = np.where((thr == hi_v) | np.isinf(thr), lo_v, thr)
+        if missing_here:
+            thr = np.where(q == starts[s] + n_known[f, s] - 1, np.inf, thr)
+        cb.threshold[f, s] = thr
+        no_missing = n_miss[ci, s] == 0
+        missing_child = np.where(lft[-1] >= rgt[-1], 0, 1) if c45 else 1
+        cb.missing_child[f, s] = np.where(no_missing, np.where(n_l > n_r, 0, 1), missing_child)
 
 
 def _grown_sizes(prob, p, starts, sizes, nk, left, known_tot, b, c45):
@@ -1791,6 +2035,7 @@ def _grow_weighted_levels(prob, nodes, root_impurity, record):
     ids, samples, weights, sizes = ids, np.arange(n), prob.w.copy(), np.array([n])
     root_order = np.argsort(prob.X, axis=1, kind="stable")  # missing last
     rank = _root_ranks(root_order)
+    prob.workspace = _Workspace()  # every level's search reuses its arrays
     while len(ids):
         starts = np.cumsum(sizes) - sizes
         sub = prob.subproblem(samples, weights)
