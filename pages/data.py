@@ -89,6 +89,7 @@ elif source == "Upload a file":
     st.caption(words.upload_help(st.get_option("server.maxUploadSize"), lang()))
     progress = read_pending_upload()  # (a new file: read once, here)
 table = current_table()
+prefetch_for_this_session()  # (a small table: the Prune page's work starts now)
 if source not in ("scikit-learn tree", "Upload a file"):
     titles = list(BUILTIN)
     current = table.title if table.key.startswith("builtin:") else titles[0]
@@ -222,4 +223,4 @@ else:
                  icon=":material/arrow_forward:")
 grow_first_tree(progress)  # (a big upload: its first tree, while the page is drawn)
 
-prefetch_for_this_session()  # (the Prune page's work, ahead, for a small table)
+prefetch_for_this_session()  # (again: what the page's widgets changed)
