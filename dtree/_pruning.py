@@ -525,6 +525,47 @@ def _losses_by_steps(estimator, seq, X32, y, ks):
     return out
 
 
+def _train_errors(seq, ks, total_weight):
+    """The weighted misclassification rate of ``seq.tree_at(k)`` on the rows
+    the tree was grown on, for every k in ``ks``, from the nodes' own class
+    weights (no row is routed): a node as a leaf misclassifies its weight
+    outside its largest class, and it is a leaf of tree_at(k) for the k
+    after its own collapse step (-1 for a leaf) up to the lowest collapse
+    step among its ancestors.  The same numbers as ``_losses_by_steps`` on
+    those rows, up to rounding (tests compare them), for a classifier
+    without class weights whose tree sends no row down several branches."""
+    tree = seq.tree
+    steps = len(seq)
+    collapsed = np.where(tree.is_leaf(), -1, _NEVER).astype(np.intp)
+    collapsed[seq._rec["node"]] = np.arange(steps)
+    above = np.full(tree.node_count, _NEVER, dtype=np.intp)
+    depth = tree.depth
+    for d in range(1, int(depth.max()) + 1 if tree.node_count else 1):
+        nodes = np.flatnonzero(depth == d)
+        parents = tree.parent[nodes]
+        above[nodes] = np.minimum(above[parents], collapsed[parents])
+    wrong = tree.weighted_n_node_samples * (1.0 - tree.value[:, 0, :].max(axis=1))
+    # a leaf is one from k = 0, a collapsed node from the step after its own;
+    # a node removed with an ancestor, never collapsed itself, is never one
+    ever = collapsed != _NEVER
+    first = np.where(ever, collapsed + 1, steps + 1)
+    last = np.minimum(above, steps)  # the last k at which it is still a leaf
+    on = ever & (first <= last)
+    change = np.zeros(steps + 2)
+    np.add.at(change, first[on], wrong[on])
+    np.add.at(change, last[on] + 1, -wrong[on])
+    errors = np.maximum(np.cumsum(change)[np.asarray(ks, dtype=np.intp)], 0.0)
+    return errors / total_weight
+
+
+def _node_errors_apply(estimator, tree) -> bool:
+    """Whether :func:`_train_errors` gives the training error of ``estimator``'s
+    tree ``tree`` (else its rows are routed)."""
+    return (hasattr(estimator, "classes_") and not tree.distribute_missing
+            and getattr(estimator, "class_weight", None) is None
+            and tree.value.shape[1] == 1)
+
+
 def distinct_subtrees(seq):
     """(alpha, number of collapses) for each distinct tree ``ccp_alpha`` can
     give: tied alphas collapse several nodes at once, so they give one tree.
@@ -612,13 +653,16 @@ def ccp_cross_validate(estimator, X, y, *, cv=5, sample_weight=None, random_stat
     else:
         full = _unpruned_clone(estimator).fit(X, y, sample_weight=fit_w(slice(None)))
         seq = pruning_sequence(full.tree_)
-    X_full = _encoded(full, X)
     alphas, ks = distinct_subtrees(seq)
     if midpoints:
         alpha_cv = np.r_[np.sqrt(np.maximum(alphas[:-1], 0) * alphas[1:]), np.inf]
     else:
         alpha_cv = alphas.copy()
-    train_error = [_weighted_mean(row, w) for row in _losses_by_steps(full, seq, X_full, y, ks)]
+    if _node_errors_apply(full, seq.tree):
+        train_error = _train_errors(seq, ks, float(np.sum(w)))
+    else:
+        train_error = [_weighted_mean(row, w)
+                       for row in _losses_by_steps(full, seq, _encoded(full, X), y, ks)]
 
     folds = np.array_split(np.random.default_rng(random_state).permutation(n), cv)
     losses = np.empty((len(alphas), n))

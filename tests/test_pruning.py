@@ -28,7 +28,7 @@ import pytest
 from sklearn.tree import DecisionTreeClassifier as SkClassifier
 
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor
-from dtree._pruning import (PruneStep, ccp_cross_validate, ccp_holdout, ccp_prune,
+from dtree._pruning import (PruneStep, ccp_cross_validate, ccp_holdout, ccp_prune, distinct_subtrees,
                             cost_complexity_table, pessimistic_prune, pruning_path,
                             pruning_sequence, reduced_error_prune)
 
@@ -448,3 +448,28 @@ def test_reduced_error_pruning_counts_c45_fractions():
     np.testing.assert_allclose(record[["n_val", "errors_before", "errors_after", "tree_errors"]]
                                .values, [[2.0, 0.6, 1.0, 0.6]])
     assert not record["pruned"][0] and pruned.node_count == 3 and pruned.distribute_missing
+
+
+@pytest.mark.parametrize("params", [
+    {}, {"criterion": "entropy"}, {"min_samples_leaf": 3}, {"splitter": "hist", "max_bins": 16},
+    {"max_leaf_nodes": 12}, {"max_depth": 4},
+])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_training_errors_from_the_nodes_equal_routing_the_rows(params, weighted):
+    """ccp_cross_validate's train_error is read from the nodes' class weights;
+    routing every training row through every subtree gives the same numbers."""
+    from dtree._pruning import (_encoded, _losses_by_steps, _node_errors_apply,
+                                _train_errors, _weighted_mean)
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(300, 4)).round(2)  # (ties in the values)
+    y = np.select([X[:, 0] + rng.normal(size=300) < -0.5,
+                   X[:, 1] + rng.normal(size=300) < 0.3], ["a", "b"], "c")
+    w = rng.uniform(0.2, 3.0, size=300) if weighted else np.ones(300)
+    est = DecisionTreeClassifier(**params).fit(X, y, sample_weight=w)
+    seq = pruning_sequence(est.tree_)
+    ks = distinct_subtrees(seq)[1]
+    assert _node_errors_apply(est, seq.tree)
+    routed = [_weighted_mean(row, w)
+              for row in _losses_by_steps(est, seq, _encoded(est, X), y, ks)]
+    np.testing.assert_allclose(_train_errors(seq, ks, w.sum()), routed, rtol=1e-12, atol=1e-15)
