@@ -106,8 +106,11 @@ def prefetch_for_this_session() -> bool:
 
     if imported.current() is not None:
         return False
-    request, error = fit_request(**FULL)
-    return error is None and prefetch_pruning(request)
+    try:
+        request, error = fit_request(**FULL)
+        return error is None and prefetch_pruning(request)
+    except Exception:  # noqa: BLE001  (work ahead never breaks a page; the page
+        return False   # asks the same things itself and says what is wrong)
 
 
 def idle(timeout: float) -> bool:
