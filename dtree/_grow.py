@@ -936,58 +936,13 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
         if u2.any():
             lft[:, u2] += miss[:, ci[u2], s[u2]]
         total = known_tot[:, ci, s] if c45 else b.stats_node[s].T
-        rgt = total - lft
+        il = ir = None
         if crit.needs_samples:
             il = sad_l[ci, q] / lft[-1]
-            ir = sad_r[ci, q + 1] / rgt[-1]
-        else:
-            il, ir = crit.impurity(lft), crit.impurity(rgt)
-        wt = total[-1]
-        parent = crit.impurity(total) if c45 else b.imp_node[s]
-        gain = parent - rgt[-1] / wt * ir - lft[-1] / wt * il
-        if c45:
-            gain = gain * (wt / b.w_node[s])  # rho: the known weight fraction
-        n_l = q - starts[s] + 1 + np.where(u2, n_miss[ci, s], 0)
-        n_r = b.n_node[s] - n_l
-        cb.gain[f, s] = gain
-        cb.impurity_left[f, s] = il
-        cb.impurity_right[f, s] = ir
-        if c45:
-            # the children as grown: every row with a missing value goes down
-            # both branches, with the branch's share of the known weight
-            grow = b.w_node[s] / wt
-            cb.weight_left[f, s] = lft[-1] * grow
-            cb.weight_right[f, s] = rgt[-1] * grow
-            cb.n_left[f, s] = n_l + n_miss[ci, s]
-            cb.n_right[f, s] = n_known[f, s] - n_l + n_miss[ci, s]
-        else:
-            cb.weight_left[f, s] = lft[-1]
-            cb.weight_right[f, s] = rgt[-1]
-            cb.n_left[f, s] = n_l
-            cb.n_right[f, s] = n_r
-        cb.split_info[f, s] = split_information(lft[-1], rgt[-1])
-        cb.missing_fraction[f, s] = 1.0 - wt / b.w_node[s] if c45 else 1.0 - (
-            known_tot[-1, ci, s] / b.w_node[s])
-        if prob.random_splitter:
-            cb.threshold[f, s] = draw[ci, s]
-        else:
-            lo_v = x[ci, q].astype(np.float64)
-            hi_v = x[ci, np.minimum(q + 1, m - 1)].astype(np.float64)
-            if prob.bin_bounds is not None:  # halfway between the two bins
-                lower, upper = prob.bin_bounds
-                lo_v = upper[f, np.nan_to_num(lo_v).astype(np.intp)].astype(np.float64)
-                hi_v = lower[f, np.nan_to_num(hi_v).astype(np.intp)].astype(np.float64)
-            thr = lo_v / 2.0 + hi_v / 2.0
-            thr = np.where((thr == hi_v) | np.isinf(thr), lo_v, thr)
-            if missing_here:
-                thr = np.where((q == starts[s] + n_known[f, s] - 1) & ~u2, np.inf, thr)
-            cb.threshold[f, s] = thr
-        no_missing = n_miss[ci, s] == 0
-        if c45:
-            missing_child = np.where(lft[-1] >= rgt[-1], 0, 1)
-        else:
-            missing_child = np.where(u2, 0, 1)
-        cb.missing_child[f, s] = np.where(no_missing, np.where(n_l > n_r, 0, 1), missing_child)
+            ir = sad_r[ci, q + 1] / (total - lft)[-1]
+        _store_best(prob, b, cb, f, s, ci, q, lft, total, known_tot[-1, ci, s], c45, n_known,
+                    n_miss, (x[ci, q], x[ci, np.minimum(q + 1, m - 1)]), missing_here, u2,
+                    il, ir, draw if prob.random_splitter else None)
 
 
 def _slices(starts, sizes, m):
@@ -1131,26 +1086,10 @@ def _search_numeric_sliced(prob, b, cb, allowed):
     f = numeric[ci]
     lft = best_left[:, ci, s]
     total = b.stats_node[s].T
-    rgt = total - lft
-    il, ir = crit.impurity(lft), crit.impurity(rgt)
-    wt = total[-1]
-    gain = b.imp_node[s] - rgt[-1] / wt * ir - lft[-1] / wt * il
-    n_l = q - starts[s] + 1
-    n_r = b.n_node[s] - n_l
-    cb.gain[f, s] = gain
-    cb.impurity_left[f, s] = il
-    cb.impurity_right[f, s] = ir
-    cb.weight_left[f, s] = lft[-1]
-    cb.weight_right[f, s] = rgt[-1]
-    cb.n_left[f, s] = n_l
-    cb.n_right[f, s] = n_r
-    cb.split_info[f, s] = split_information(lft[-1], rgt[-1])
-    cb.missing_fraction[f, s] = 1.0 - (b.stats_node[s, -1] / b.w_node[s])
-    lo_v = X[f, P[f, q]].astype(np.float64)
-    hi_v = X[f, P[f, np.minimum(q + 1, m - 1)]].astype(np.float64)
-    thr = lo_v / 2.0 + hi_v / 2.0
-    cb.threshold[f, s] = np.where((thr == hi_v) | np.isinf(thr), lo_v, thr)
-    cb.missing_child[f, s] = np.where(n_l > n_r, 0, 1)
+    no_missing = np.zeros((len(numeric), S), dtype=np.intp)
+    _store_best(prob, b, cb, f, s, ci, q, lft, total, b.stats_node[s, -1], False, None,
+                no_missing, (X[f, P[f, q]], X[f, P[f, np.minimum(q + 1, m - 1)]]), False,
+                np.zeros(len(ci), dtype=bool))
 
 
 def _c45_levels(prob):
@@ -1353,44 +1292,66 @@ def _search_numeric_c45(prob, b, cb, allowed, n_known):
         f = fs[ci]
         lft = left[:, ci, q]
         total = known_tot[:, ci, s] if c45 else b.stats_node[s].T
-        rgt = total - lft
+        _store_best(prob, b, cb, f, s, ci, q, lft, total, known_tot[-1, ci, s], c45, n_known,
+                    n_miss, (x[ci, q], x[ci, np.minimum(q + 1, m - 1)]), missing_here,
+                    np.zeros(len(ci), dtype=bool))
+
+
+def _store_best(prob, b, cb, f, s, ci, q, lft, total, known_w, c45, n_known, n_miss, values,
+                missing_here, u2, il=None, ir=None, draw=None):
+    """Record the best threshold of feature ``f`` in batch node ``s`` (one
+    entry per pair): ``q`` its position, ``lft``/``total`` the left and the
+    node's (known) sums, ``known_w`` the node's known weight, ``values``
+    the feature's values at positions ``q`` and ``q + 1``, ``u2`` where the missing values go left (the second
+    pass), ``il``/``ir`` the children's impurities when the criterion needs
+    the samples, ``draw`` the random thresholds (splitter='random')."""
+    crit = prob.criterion
+    starts = b.starts
+    rgt = total - lft
+    if il is None:
         il, ir = crit.impurity(lft), crit.impurity(rgt)
-        wt = total[-1]
-        parent = crit.impurity(total) if c45 else b.imp_node[s]
-        gain = parent - rgt[-1] / wt * ir - lft[-1] / wt * il
-        if c45:
-            gain = gain * (wt / b.w_node[s])  # rho: the known weight fraction
-        n_l = q - starts[s] + 1
-        n_r = b.n_node[s] - n_l
-        cb.gain[f, s] = gain
-        cb.impurity_left[f, s] = il
-        cb.impurity_right[f, s] = ir
-        if c45:
-            # the children as grown: every row with a missing value goes down
-            # both branches, with the branch's share of the known weight
-            grow = b.w_node[s] / wt
-            cb.weight_left[f, s] = lft[-1] * grow
-            cb.weight_right[f, s] = rgt[-1] * grow
-            cb.n_left[f, s] = n_l + n_miss[ci, s]
-            cb.n_right[f, s] = n_known[f, s] - n_l + n_miss[ci, s]
-        else:
-            cb.weight_left[f, s] = lft[-1]
-            cb.weight_right[f, s] = rgt[-1]
-            cb.n_left[f, s] = n_l
-            cb.n_right[f, s] = n_r
-        cb.split_info[f, s] = split_information(lft[-1], rgt[-1])
-        cb.missing_fraction[f, s] = 1.0 - wt / b.w_node[s] if c45 else 1.0 - (
-            known_tot[-1, ci, s] / b.w_node[s])
-        lo_v = x[ci, q].astype(np.float64)
-        hi_v = x[ci, np.minimum(q + 1, m - 1)].astype(np.float64)
+    wt = total[-1]
+    parent = crit.impurity(total) if c45 else b.imp_node[s]
+    gain = parent - rgt[-1] / wt * ir - lft[-1] / wt * il
+    if c45:
+        gain = gain * (wt / b.w_node[s])  # rho: the known weight fraction
+    n_l = q - starts[s] + 1 + np.where(u2, n_miss[ci, s], 0)
+    n_r = b.n_node[s] - n_l
+    cb.gain[f, s] = gain
+    cb.impurity_left[f, s] = il
+    cb.impurity_right[f, s] = ir
+    if c45:
+        # the children as grown: every row with a missing value goes down
+        # both branches, with the branch's share of the known weight
+        grow = b.w_node[s] / wt
+        cb.weight_left[f, s] = lft[-1] * grow
+        cb.weight_right[f, s] = rgt[-1] * grow
+        cb.n_left[f, s] = n_l + n_miss[ci, s]
+        cb.n_right[f, s] = n_known[f, s] - n_l + n_miss[ci, s]
+    else:
+        cb.weight_left[f, s] = lft[-1]
+        cb.weight_right[f, s] = rgt[-1]
+        cb.n_left[f, s] = n_l
+        cb.n_right[f, s] = n_r
+    cb.split_info[f, s] = split_information(lft[-1], rgt[-1])
+    cb.missing_fraction[f, s] = 1.0 - wt / b.w_node[s] if c45 else 1.0 - (
+        known_w / b.w_node[s])
+    if draw is not None:
+        cb.threshold[f, s] = draw[ci, s]
+    else:
+        lo_v, hi_v = (v.astype(np.float64) for v in values)
+        if prob.bin_bounds is not None:  # halfway between the two bins
+            lower, upper = prob.bin_bounds
+            lo_v = upper[f, np.nan_to_num(lo_v).astype(np.intp)].astype(np.float64)
+            hi_v = lower[f, np.nan_to_num(hi_v).astype(np.intp)].astype(np.float64)
         thr = lo_v / 2.0 + hi_v / 2.0
         thr = np.where((thr == hi_v) | np.isinf(thr), lo_v, thr)
         if missing_here:
-            thr = np.where(q == starts[s] + n_known[f, s] - 1, np.inf, thr)
+            thr = np.where((q == starts[s] + n_known[f, s] - 1) & ~u2, np.inf, thr)
         cb.threshold[f, s] = thr
-        no_missing = n_miss[ci, s] == 0
-        missing_child = np.where(lft[-1] >= rgt[-1], 0, 1) if c45 else 1
-        cb.missing_child[f, s] = np.where(no_missing, np.where(n_l > n_r, 0, 1), missing_child)
+    no_missing = n_miss[ci, s] == 0
+    missing_child = np.where(lft[-1] >= rgt[-1], 0, 1) if c45 else np.where(u2, 0, 1)
+    cb.missing_child[f, s] = np.where(no_missing, np.where(n_l > n_r, 0, 1), missing_child)
 
 
 def _grown_sizes(prob, p, starts, sizes, nk, left, known_tot, b, c45):

@@ -14,6 +14,7 @@ and 4.5.
 import tracemalloc
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor
@@ -96,3 +97,12 @@ def test_slices_of_rows_grow_the_same_tree_bit_for_bit(monkeypatch, make, kind, 
     sliced = make().fit(X, y, sample_weight=w)
     assert whole.tree_.node_count > 7
     assert tree_bytes(sliced) == tree_bytes(whole)
+    # and every node's candidate table (gains, thresholds, children), as recorded
+    tables = 0
+    for node in range(whole.tree_.node_count):
+        a, b = sliced.candidates(node), whole.candidates(node)
+        assert (a is None) == (b is None)
+        if b is not None:
+            pd.testing.assert_frame_equal(a, b, check_exact=True)
+            tables += 1
+    assert tables > 3
