@@ -2,7 +2,7 @@
 
 The Prune page opens on the tree grown in full and its cross-validated
 pruning (one tree grown per fold): about a second of CPU on a few thousand
-rows.  After the Data or Grow page has been drawn for a small table,
+rows.  On the Data and Grow pages of a small table,
 :func:`prefetch_pruning` starts a background thread that computes exactly
 what the Prune page will ask for first (the same cache keys: the fit in
 ``MODELS``, the sequence and the cross-validation memoised on the fit), so
@@ -100,7 +100,8 @@ def _work(request, seed):
 
 def prefetch_for_this_session() -> bool:
     """:func:`prefetch_pruning` for the session's data and the Grow page's
-    parameters, at the end of the Data and Grow pages' runs."""
+    parameters: called by the Data page once the table is in use and at the
+    end of its run, and at the end of the Grow page's run."""
     from pages import imported
     from pages.shared import fit_request
 
