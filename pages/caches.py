@@ -124,10 +124,15 @@ def shared_result(kind: str, key: tuple, make):
     return MODELS.get_or_create((kind, *key), make)
 
 
+def _fit_key(key: str, setup: Setup, preset: str, criterion: str, params: tuple) -> tuple:
+    """Where :data:`MODELS` keeps the fit of these settings."""
+    return ("fit", key, setup, preset, criterion, params)
+
+
 def _fit(key: str, setup: Setup, preset: str, criterion: str, params: tuple, _prep):
     """The Fit for these settings, grown once for every session of the
     process (concurrent sessions wait for the one that grows it)."""
-    cache_key = ("fit", key, setup, preset, criterion, params)
+    cache_key = _fit_key(key, setup, preset, criterion, params)
 
     def make():
         prep = _prep
@@ -151,8 +156,8 @@ def fit_now(table: Loaded, setup: Setup, prep, preset: str, criterion: str, para
 def cached_fit(table: Loaded, setup: Setup, prep, preset: str, criterion: str,
                params: dict):
     """The Fit :func:`fitted` would return if it is already grown, else None."""
-    return MODELS.get(("fit", table.key, setup, preset, criterion,
-                       tuple(sorted(params.items()))))
+    return MODELS.get(_fit_key(table.key, setup, preset, criterion,
+                               tuple(sorted(params.items()))))
 
 
 def fitted(table: Loaded, setup: Setup, prep, preset: str, criterion: str, params: dict):

@@ -62,6 +62,15 @@ def default_folds(n_train: int) -> int:
     return words.fold_options(n_train)[1]
 
 
+def _done(fit, seed) -> bool:
+    """Whether the fit already holds its sequence and, unless that is empty,
+    its cross-validation with the default folds."""
+    if not pv.has_memo(fit, "sequence"):
+        return False
+    return not len(sequence(fit)) or pv.has_memo(
+        fit, cv_key(default_folds(len(fit.prep.y_train)), seed))
+
+
 def prefetch_pruning(request) -> bool:
     """Start the Prune page's first work in the background for ``request``
     (``pages.shared.fit_request(**FULL)``'s value, computed in the page's
@@ -71,10 +80,8 @@ def prefetch_pruning(request) -> bool:
     if rows * max(cols, 1) > MAX_CELLS or rows < 2:
         return False
     fit = cached_fit(*request)
-    if fit is not None and (pv.has_memo(fit, "sequence") and (
-            not len(sequence(fit))
-            or pv.has_memo(fit, cv_key(default_folds(len(fit.prep.y_train)), setup.seed)))):
-        return False  # done already (by the Prune page, or an earlier prefetch)
+    if fit is not None and _done(fit, setup.seed):
+        return False  # (by the Prune page, or an earlier prefetch)
     if not _running.acquire(blocking=False):
         return False
     thread = threading.Thread(target=_work, args=(request, int(setup.seed)),
