@@ -25,6 +25,7 @@ st.html("""<style>
   font-size: revert-layer !important; font-family: revert-layer !important; }
 [data-testid='stGraphVizChart'] { text-align: center; max-width: 100%; overflow-x: auto; }
 [data-testid='stGraphVizChart'] svg { display: inline-block; }
+.st-key-tree_renderer_warmup { display: none; }
 </style>""")
 
 restore_view_from_url()  # a prepared link: its dataset, parameters and view

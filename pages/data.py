@@ -23,6 +23,19 @@ require_frame()
 st.title(tr("Data", "数据"))
 
 
+def load_tree_renderer():
+    """An empty Graphviz chart, hidden (app.py's CSS): the browser loads and
+    starts Streamlit's Graphviz renderer (a 0.8 MB script and its WebAssembly,
+    1-1.5 s of a browser's time) while this page is read or an upload is
+    received, so that the Grow or Prune page opened next draws its tree
+    without that wait.  This is the one page without a tree of its own."""
+    with st.container(key="tree_renderer_warmup"):
+        st.graphviz_chart("digraph { }")
+
+
+load_tree_renderer()
+
+
 def show_imported(opened):
     """What the Data page says about a tree opened from a .skops file."""
     model = opened.model

@@ -146,6 +146,34 @@ def test_rows_are_worked_on_per_partition(monkeypatch):
     assert all(shape[1:] == (5, 17, 5) for _, _, shape in seen)
 
 
+def test_a_cluster_of_worker_processes_grows_the_in_memory_tree():
+    """A scheduler and two worker processes that speak TCP (distributed's
+    LocalCluster: what a cluster in production runs, on one machine): every
+    partition's task runs in a worker, and the tree is the in-memory one."""
+    distributed = pytest.importorskip("distributed")
+    from dask.utils import key_split
+    X, y, _ = make_data(8_000, 5, seed=3)
+    params = dict(splitter="hist", max_depth=5, max_bins=32)
+    in_memory = DecisionTreeClassifier(**params).fit(X, y)
+    with dask.config.set({"distributed.comm.timeouts.connect": "120s"}), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                     dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client, \
+            dask.config.set(scheduler=client.get):
+        with distributed.get_task_stream(client) as stream:
+            on_cluster = DecisionTreeClassifier(**params).fit(*as_dask_array(X, y, 4))
+        workers = set(cluster.scheduler_info["workers"])
+        ran = [(key_split(task["key"]), task["worker"]) for task in stream.data]
+    assert_same_tree(in_memory, on_cluster)
+    np.testing.assert_array_equal(on_cluster.predict(X), in_memory.predict(X))
+    names = {name for name, _ in ran}
+    assert {"prepare_part", "hist_part", "route_part"} <= names, names  # (key_split drops "_")
+    assert {worker for _, worker in ran} <= workers and all(
+        w.startswith("tcp://") for w in workers)
+    # 4 partitions: every level's histograms are 4 tasks in the workers
+    assert sum(name == "hist_part" for name, _ in ran) % 4 == 0
+
+
 def test_refusals():
     X, y, y_int = make_data(400, 3, seed=2)
     dX, dy = as_dask_array(X, y, 2)

@@ -343,7 +343,7 @@ def prepare(frame: pd.DataFrame, setup: Setup) -> Prepared:
                 origin[name] = Origin(name, "categorical", categories)
     if not columns:
         raise DataError("None of the chosen features has any usable value.")
-    X = pd.DataFrame(columns)
+    X = pd.DataFrame(columns, copy=False)  # (no copy: the rows are taken below)
     dropped_target = int((~ok).sum())
     if dropped_target:
         notes.append(DroppedRows(f"{dropped_target} row(s) with a missing target were left "
@@ -426,12 +426,15 @@ def _numeric(block: pd.DataFrame, notes: list) -> pd.DataFrame:
                      "them): " + ", ".join(f"“{_short(n)}”" for n in empty) + ".")
         values = values.drop(columns=empty)
         block = block.drop(columns=empty)
-    arr = values.to_numpy(dtype=float, copy=True)
+    # a view of the user's floats when they are one block: never written, and
+    # prepare() takes its rows from it (copies); a copy only for infinities
+    arr = values.to_numpy(dtype=float)
     infinite = np.isinf(arr)
-    for j in np.flatnonzero(infinite.any(axis=0)):
-        notes.append(f"“{block.columns[j]}”: {int(infinite[:, j].sum())} infinite value(s) "
-                     "were read as missing.")
-    arr[infinite] = np.nan
+    if infinite.any():
+        for j in np.flatnonzero(infinite.any(axis=0)):
+            notes.append(f"“{block.columns[j]}”: {int(infinite[:, j].sum())} infinite "
+                         "value(s) were read as missing.")
+        arr = np.where(infinite, np.nan, arr)
     return pd.DataFrame(arr, columns=block.columns, copy=False)
 
 

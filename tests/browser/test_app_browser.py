@@ -93,6 +93,11 @@ def test_data_page(page, app_url):
     open_app(page, app_url + "/data")
     assert page.locator(EXCEPTION).count() == 0
     assert page.get_by_text("training rows").count() >= 1
+    # the page without a tree starts the browser's Graphviz renderer, hidden,
+    # so that the Grow or Prune page opened next need not wait for it
+    warmup = page.locator(".st-key-tree_renderer_warmup")
+    warmup.locator('[data-testid="stGraphVizChart"] svg').wait_for(state="attached")
+    assert not warmup.is_visible()
     shot(page, "data")
 
 
