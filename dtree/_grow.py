@@ -459,7 +459,7 @@ def _segment_ranks(y, starts, sizes):
     the other, and where each segment's sorted values begin there."""
     packed = np.cumsum(sizes) - sizes
     seg = np.repeat(np.arange(len(sizes)), sizes)
-    rows = np.arange(len(seg)) + np.repeat(starts - packed, sizes)
+    rows = _packed_rows(starts, sizes)
     order = rows[np.lexsort((y[rows], seg))]
     rank = np.zeros(len(y), dtype=_index_type(len(y)))
     rank[order] = np.arange(len(seg)) - np.repeat(packed, sizes)
@@ -492,33 +492,49 @@ def _sad_numpy(y, w, starts, sizes, ranks, suffix):
     segment, sorted values and each segment's first index into them).  The
     segments are searched in groups of similar size (the same number of bits
     in their largest rank, so the many small nodes of a deep level do not pay
-    for the bits of its largest node).  A group whose rows all weigh the same
-    takes :func:`_sad_equal_weights` (every median is a middle row: a
-    quantile search by rank, then one running sum), any other group
-    :func:`_sad_prefix_wavelet` (weighted medians).
+    for the bits of its largest node).  Segments whose rows all weigh the
+    same take :func:`_sad_equal_weights` (every median is a middle row: a
+    quantile search by rank, then one running sum), the others
+    :func:`_sad_prefix_wavelet` (weighted medians); each segment's sums
+    depend on its own rows only.
     """
     rank, ysorted, base = ranks
     out_l = np.zeros(len(y))
     out_r = np.zeros(len(y)) if suffix else None
-    bits = np.frexp(np.maximum(sizes - 1, 0).astype(np.float64))[1]  # bit length
-    for b in np.unique(bits[sizes > 1]):
-        pick = bits == b
+    keep = sizes > 1
+    starts, sizes, base = starts[keep], sizes[keep], base[keep]
+    bits = np.frexp((sizes - 1).astype(np.float64))[1]  # bit length
+    w_rows = w[_packed_rows(starts, sizes)]
+    first = np.cumsum(sizes) - sizes
+    equal = (np.minimum.reduceat(w_rows, first) == np.maximum.reduceat(w_rows, first)
+             if len(first) else np.zeros(0, dtype=bool))
+    key = 2 * bits + equal
+    for k in np.unique(key):
+        pick = key == k
         st, sz = starts[pick], sizes[pick]
         new_starts = np.cumsum(sz) - sz
-        rows = np.arange(int(sz.sum())) - np.repeat(new_starts - st, sz)
+        rows = _packed_rows(st, sz)
         yg, wg = y[rows], w[rows]
-        if wg.min() == wg.max():
+        if k % 2:  # equal weights: the sums of weight-1 rows, times the weight
             both = _sad_equal_weights(yg, rank[rows], ysorted, base[pick], new_starts, sz,
-                                      int(b), suffix)
+                                      int(k // 2), suffix)
             for out, sad in zip((out_l, out_r), both):
                 if out is not None:
-                    out[rows] = sad if wg[0] == 1.0 else sad * wg[0]
+                    out[rows] = sad * wg
             continue
         out_l[rows] = _sad_prefix_wavelet(yg, wg, new_starts, sz)
         if suffix:
             back = len(yg) - new_starts[::-1] - sz[::-1]
             out_r[rows] = _sad_prefix_wavelet(yg[::-1], wg[::-1], back, sz[::-1])[::-1]
     return out_l, out_r
+
+
+def _packed_rows(starts, sizes):
+    """The rows of the segments ``[starts[k], starts[k] + sizes[k])``, one
+    segment after the other."""
+    packed = np.cumsum(sizes) - sizes
+    return np.arange(int(packed[-1] + sizes[-1]) if len(sizes) else 0) + np.repeat(
+        starts - packed, sizes)
 
 
 def _sad_equal_weights(y, rank, ysorted, base, starts, sizes, bits, suffix):
@@ -528,27 +544,35 @@ def _sad_equal_weights(y, rank, ysorted, base, starts, sizes, bits, suffix):
 
     With equal weights the median of n rows is their ``(n - 1) // 2``-th
     smallest (from 0), the two heaps' rule; :func:`_quantile_ranks` finds it
-    for every prefix (and suffix) at once, and :func:`_median_walk` turns the
-    medians of consecutive prefixes into their sums of absolute deviations.
+    for every prefix (and suffix) of more than one row at once, and
+    :func:`_median_walk` turns the medians of consecutive prefixes into their
+    sums of absolute deviations.
     """
     n = len(y)
     it = _index_type(n)
     pos = np.arange(n, dtype=it)
     begin = np.repeat(starts.astype(it), sizes)
-    end = np.repeat((starts + sizes).astype(it), sizes)
     at = pos - begin  # the row's place in its segment
-    lo, hi = begin, pos + 1  # prefix [begin, i]
-    if suffix:  # and suffix [i, end)
+    seg_base = np.repeat(base, sizes)
+    # prefixes [begin, i] and suffixes [i, end) of two rows or more (one row
+    # is its own median)
+    lo, hi, ask = begin, pos + 1, at > 0
+    if suffix:
+        end = begin + np.repeat(sizes.astype(it), sizes)
         lo, hi = np.concatenate((lo, pos)), np.concatenate((hi, end))
-    found = _quantile_ranks(rank.astype(it, copy=False), bits, lo, hi, (hi - lo - 1) // 2)
-    median = ysorted[np.tile(np.repeat(base, sizes), 2 if suffix else 1) + found]
+        ask = np.concatenate((ask, pos < end - 1))
+    lo, hi = lo[ask], hi[ask]
+    median = np.tile(y, 2 if suffix else 1)
+    median[ask] = ysorted[np.tile(seg_base, 2 if suffix else 1)[ask]
+                          + _quantile_ranks(rank.astype(it, copy=False), bits, lo, hi,
+                                            (hi - lo - 1) // 2)]
     seg = np.repeat(np.arange(len(sizes)), sizes)
-    prefix = _median_walk(y, median[:n], at, seg, int(sizes.max()))
+    width = int(sizes.max())
+    prefix = _median_walk(y, median[:n], at, seg, width)
     if not suffix:
         return prefix, None
     back = (np.repeat(sizes, sizes) - 1 - at)[::-1]
-    return prefix, _median_walk(y[::-1], median[n:][::-1], back, seg[::-1],
-                                int(sizes.max()))[::-1]
+    return prefix, _median_walk(y[::-1], median[n:][::-1], back, seg[::-1], width)[::-1]
 
 
 def _quantile_ranks(rank, bits, lo, hi, k):
@@ -559,34 +583,48 @@ def _quantile_ranks(rank, bits, lo, hi, k):
     A wavelet matrix over the ranks: at each bit, from the highest, the rows
     are stably reordered zeros first, and every query's range maps to the
     rows of its range whose bit is the answer's, narrowing bit by bit.  A
-    query needs two reads per bit; masks are integers (0 or -1), not
-    ``np.where``.
+    query needs two reads per bit; the arithmetic is in place and the masks
+    are integers (0 or -1), not ``np.where``.
     """
     n = len(rank)
     it = rank.dtype.type
+    sign = 8 * rank.itemsize - 1
     ones = np.zeros(n + 1, dtype=it)  # ones[i]: rows before i whose bit is 1
     idx = np.arange(n, dtype=it)
     found = np.zeros(len(lo), dtype=it)
+    lo, hi, k = lo.astype(it), hi.astype(it), k.astype(it)
     cur = rank
     for bit in range(bits - 1, -1, -1):
-        b = (cur >> bit) & 1
+        b = cur >> bit
+        b &= 1
         np.cumsum(b, out=ones[1:])
         n_zero = it(n - ones[n])
-        # each end's place among the zeros (the range's rows with bit 0) and
-        # among the ones (shifted past all zeros)
-        z_lo, z_hi = lo - ones.take(lo), hi - ones.take(hi)
-        n_in = z_hi - z_lo
-        up = (n_in - k - 1) >> (8 * rank.itemsize - 1)  # -1: the k-th smallest has bit 1
-        k -= n_in & up
-        found = 2 * found - up
-        lo = z_lo + ((n_zero + lo - 2 * z_lo) & up)
-        hi = z_hi + ((n_zero + hi - 2 * z_hi) & up)
-        if bit:
-            before = ones[:-1]
-            dest = idx - before + (b * (n_zero + 2 * before - idx))
-            nxt = np.empty_like(cur)
-            nxt[dest] = cur
-            cur = nxt
+        # each end's place among the zeros (the rows whose bit is 0)
+        z_lo = lo - ones.take(lo)
+        z_hi = hi - ones.take(hi)
+        n_in = z_hi - z_lo  # rows of the range whose bit is 0
+        up = n_in - k
+        up -= 1
+        up >>= sign  # -1 where the k-th smallest has bit 1, else 0
+        n_in &= up
+        k -= n_in
+        found <<= 1
+        found -= up
+        if not bit:
+            break
+        # the range's new ends: among the zeros, or among the ones after them
+        for end, z_end in ((lo, z_lo), (hi, z_hi)):
+            end += n_zero
+            end -= z_end
+            end -= z_end
+            end &= up
+            end += z_end
+        before = ones[:-1]
+        dest = idx - before
+        dest += b * (n_zero + 2 * before - idx)
+        nxt = np.empty_like(cur)
+        nxt[dest] = cur
+        cur = nxt
     return found
 
 
@@ -699,10 +737,11 @@ def _sad_prefix_wavelet(y, w, starts, sizes):
     return np.maximum(out, 0.0)
 
 
-def _sad_left_right(prob, p, starts, sizes):
+def _sad_left_right(prob, p, starts, sizes, searched):
     """Prefix and suffix sums of absolute deviations within each node, for
     every feature's order ``p`` (shape (d, m)) at once: shapes (d, m) and
-    (d, m + 1), the suffix sums shifted by one (``sad_r[:, m] = 0``).
+    (d, m + 1), the suffix sums shifted by one (``sad_r[:, m] = 0``); 0 in
+    the nodes where ``searched`` (shape (d, S)) is False.
 
     The compiled kernel (:mod:`dtree._jit`) runs on the rows and on the rows
     reversed; the NumPy path does both directions in one search
@@ -714,7 +753,7 @@ def _sad_left_right(prob, p, starts, sizes):
     starts = np.asarray(starts, dtype=np.int64)
     sizes = np.asarray(sizes, dtype=np.int64)
     all_starts = (np.arange(d)[:, None] * m + starts[None, :]).ravel()
-    all_sizes = np.tile(sizes, d)
+    all_sizes = np.where(searched, sizes, 0).ravel()
     sad_r = np.zeros((d, m + 1))
     kernel = _jit.kernel_for(len(y))
     if kernel is None:
@@ -1054,17 +1093,19 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
                                                              left, known_tot, b, c45)
             valid = (valid & (cnt_l >= msl - SIZE_TOLERANCE)
                      & (cnt_r >= msl - SIZE_TOLERANCE))
+        v1 = valid
+        if mwl > 0:
+            v1 = valid & (w_left >= mwl) & (w_right >= mwl)
         if crit.needs_samples:
             if missing_here:
                 raise ValueError("criterion='absolute_error' does not support missing values.")
-            sad_l, sad_r = _sad_left_right(prob, p, starts, sizes)
+            # (only the nodes where the feature has a threshold to score)
+            sad_l, sad_r = _sad_left_right(prob, p, starts, sizes,
+                                           np.logical_or.reduceat(v1, starts, axis=1))
             proxy = -(sad_l + sad_r[:, 1:])
         else:
             with np.errstate(divide="ignore", invalid="ignore"):
                 proxy = crit.search_proxy(left, right)
-        v1 = valid
-        if mwl > 0:
-            v1 = valid & (w_left >= mwl) & (w_right >= mwl)
         best, pos = _best_positions(np.where(v1, proxy, -np.inf), starts, sizes, seg)
         use2 = np.zeros(best.shape, dtype=bool)
         if missing_here and not prob.c45_missing:
