@@ -4,8 +4,8 @@ One kernel lives here: the absolute-error criterion's running sum of absolute
 deviations from the weighted median of every prefix of every node
 (:func:`sad_prefix_segments`).  It is the one search in dtree that NumPy has
 no fast form for: a running median over every prefix.  The NumPy path
-(:func:`dtree._grow._sad_prefix_wavelet`) does it with whole-array operations
-in O(n log s), but each step is many array passes; the compiled kernel keeps
+(:func:`dtree._grow._sad_numpy`) does it with whole-array operations in
+O(n log s), but each step is several array passes; the compiled kernel keeps
 two heaps per node, as :func:`dtree._grow.sad_prefix` does in Python, and
 gives bit-identical results to it (the same additions in the same order).
 
