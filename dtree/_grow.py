@@ -37,7 +37,7 @@ import heapq
 import numpy as np
 
 from ._criteria import EPSILON, Entropy, entropy_proxy_into, split_information
-from ._jit import sad_prefix_segments
+from . import _jit
 from ._tree import MULTIWAY, NUMERIC, SUBSET
 
 FEATURE_THRESHOLD = np.float32(1e-7)
@@ -453,29 +453,207 @@ def mean_absolute_deviation(y, w):
     return float(np.sum(w * np.abs(y - weighted_median(y, w))) / np.sum(w))
 
 
+def _segment_ranks(y, starts, sizes):
+    """Each row's rank by y inside its segment (ties by position; 0 outside
+    every segment), the segments' values sorted within each segment one after
+    the other, and where each segment's sorted values begin there."""
+    packed = np.cumsum(sizes) - sizes
+    seg = np.repeat(np.arange(len(sizes)), sizes)
+    rows = _packed_rows(starts, sizes)
+    order = rows[np.lexsort((y[rows], seg))]
+    rank = np.zeros(len(y), dtype=_index_type(len(y)))
+    rank[order] = np.arange(len(seg)) - np.repeat(packed, sizes)
+    return rank, y[order], packed
+
+
+def _index_type(n):
+    """int32 when positions up to ``n`` fit in it (half the memory traffic)."""
+    return np.int32 if n < 2**31 - 1 else np.int64
+
+
 def _sad_prefix_numpy(y, w, starts, sizes):
     """:func:`sad_prefix` of every segment ``[starts[k], starts[k] + sizes[k])``
-    of ``y``, all at once, without a Python loop over rows.
-
-    The segments are searched in groups of similar size (the same number of
-    bits in their largest rank, so the many small nodes of a deep level do
-    not pay for the bits of its largest node); see
-    :func:`_sad_prefix_wavelet`.  Rows outside every segment get 0.  This
-    is the path without numba (:func:`dtree._jit.sad_prefix_segments`).
-    """
+    of ``y``, all at once, without a Python loop over rows; rows outside every
+    segment get 0.  The path without numba of
+    :func:`dtree._jit.sad_prefix_segments` (see :func:`_sad_numpy`)."""
     y = np.asarray(y, dtype=np.float64)
-    w = np.asarray(w, dtype=np.float64)
-    out = np.zeros(len(y))
     starts = np.asarray(starts, dtype=np.int64)
     sizes = np.asarray(sizes, dtype=np.int64)
-    bits = np.frexp(np.maximum(sizes - 1, 0).astype(np.float64))[1]  # bit length
-    for b in np.unique(bits[sizes > 1]):
-        pick = bits == b
+    ranks = _segment_ranks(y, starts, sizes)
+    return _sad_numpy(y, np.asarray(w, dtype=np.float64), starts, sizes, ranks, False)[0]
+
+
+def _sad_numpy(y, w, starts, sizes, ranks, suffix):
+    """:func:`sad_prefix` of every segment ``[starts[k], starts[k] + sizes[k])``
+    of ``y``, and with ``suffix`` the same for every suffix (entry i: the sum of
+    rows i to the segment's end), else None; rows outside every segment get 0.
+
+    ``ranks`` is :func:`_segment_ranks`'s triple (each row's rank in its
+    segment, sorted values and each segment's first index into them).  The
+    segments are searched in groups of similar size (the same number of bits
+    in their largest rank, so the many small nodes of a deep level do not pay
+    for the bits of its largest node).  Segments whose rows all weigh the
+    same take :func:`_sad_equal_weights` (every median is a middle row: a
+    quantile search by rank, then one running sum), the others
+    :func:`_sad_prefix_wavelet` (weighted medians); each segment's sums
+    depend on its own rows only.
+    """
+    rank, ysorted, base = ranks
+    out_l = np.zeros(len(y))
+    out_r = np.zeros(len(y)) if suffix else None
+    keep = sizes > 1
+    starts, sizes, base = starts[keep], sizes[keep], base[keep]
+    bits = np.frexp((sizes - 1).astype(np.float64))[1]  # bit length
+    w_rows = w[_packed_rows(starts, sizes)]
+    first = np.cumsum(sizes) - sizes
+    equal = (np.minimum.reduceat(w_rows, first) == np.maximum.reduceat(w_rows, first)
+             if len(first) else np.zeros(0, dtype=bool))
+    key = 2 * bits + equal
+    for k in np.unique(key):
+        pick = key == k
         st, sz = starts[pick], sizes[pick]
         new_starts = np.cumsum(sz) - sz
-        rows = np.arange(int(sz.sum())) - np.repeat(new_starts - st, sz)
-        out[rows] = _sad_prefix_wavelet(y[rows], w[rows], new_starts, sz)
-    return out
+        rows = _packed_rows(st, sz)
+        yg, wg = y[rows], w[rows]
+        if k % 2:  # equal weights: the sums of weight-1 rows, times the weight
+            both = _sad_equal_weights(yg, rank[rows], ysorted, base[pick], new_starts, sz,
+                                      int(k // 2), suffix)
+            for out, sad in zip((out_l, out_r), both):
+                if out is not None:
+                    out[rows] = sad * wg
+            continue
+        out_l[rows] = _sad_prefix_wavelet(yg, wg, new_starts, sz)
+        if suffix:
+            back = len(yg) - new_starts[::-1] - sz[::-1]
+            out_r[rows] = _sad_prefix_wavelet(yg[::-1], wg[::-1], back, sz[::-1])[::-1]
+    return out_l, out_r
+
+
+def _packed_rows(starts, sizes):
+    """The rows of the segments ``[starts[k], starts[k] + sizes[k])``, one
+    segment after the other."""
+    packed = np.cumsum(sizes) - sizes
+    return np.arange(int(packed[-1] + sizes[-1]) if len(sizes) else 0) + np.repeat(
+        starts - packed, sizes)
+
+
+def _sad_equal_weights(y, rank, ysorted, base, starts, sizes, bits, suffix):
+    """:func:`_sad_numpy` of segments whose rows all weigh 1 (the segments
+    tile ``y``; each has fewer than ``2**bits`` rows): the prefix sums, and the
+    suffix sums or None.
+
+    With equal weights the median of n rows is their ``(n - 1) // 2``-th
+    smallest (from 0), the two heaps' rule; :func:`_quantile_ranks` finds it
+    for every prefix (and suffix) of more than one row at once, and
+    :func:`_median_walk` turns the medians of consecutive prefixes into their
+    sums of absolute deviations.
+    """
+    n = len(y)
+    it = _index_type(n)
+    pos = np.arange(n, dtype=it)
+    begin = np.repeat(starts.astype(it), sizes)
+    at = pos - begin  # the row's place in its segment
+    seg_base = np.repeat(base, sizes)
+    # prefixes [begin, i] and suffixes [i, end) of two rows or more (one row
+    # is its own median)
+    lo, hi, ask = begin, pos + 1, at > 0
+    if suffix:
+        end = begin + np.repeat(sizes.astype(it), sizes)
+        lo, hi = np.concatenate((lo, pos)), np.concatenate((hi, end))
+        ask = np.concatenate((ask, pos < end - 1))
+    lo, hi = lo[ask], hi[ask]
+    median = np.tile(y, 2 if suffix else 1)
+    median[ask] = ysorted[np.tile(seg_base, 2 if suffix else 1)[ask]
+                          + _quantile_ranks(rank.astype(it, copy=False), bits, lo, hi,
+                                            (hi - lo - 1) // 2)]
+    seg = np.repeat(np.arange(len(sizes)), sizes)
+    width = int(sizes.max())
+    prefix = _median_walk(y, median[:n], at, seg, width)
+    if not suffix:
+        return prefix, None
+    back = (np.repeat(sizes, sizes) - 1 - at)[::-1]
+    return prefix, _median_walk(y[::-1], median[n:][::-1], back, seg[::-1], width)[::-1]
+
+
+def _quantile_ranks(rank, bits, lo, hi, k):
+    """For each query, the rank of the ``k``-th smallest (from 0) of the rows
+    ``[lo, hi)`` (all in one segment; ``rank``: each row's rank inside its
+    segment, below ``2**bits``).
+
+    A wavelet matrix over the ranks: at each bit, from the highest, the rows
+    are stably reordered zeros first, and every query's range maps to the
+    rows of its range whose bit is the answer's, narrowing bit by bit.  A
+    query needs two reads per bit; the arithmetic is in place and the masks
+    are integers (0 or -1), not ``np.where``.
+    """
+    n = len(rank)
+    it = rank.dtype.type
+    sign = 8 * rank.itemsize - 1
+    ones = np.zeros(n + 1, dtype=it)  # ones[i]: rows before i whose bit is 1
+    idx = np.arange(n, dtype=it)
+    found = np.zeros(len(lo), dtype=it)
+    lo, hi, k = lo.astype(it), hi.astype(it), k.astype(it)
+    cur = rank
+    for bit in range(bits - 1, -1, -1):
+        b = cur >> bit
+        b &= 1
+        np.cumsum(b, out=ones[1:])
+        n_zero = it(n - ones[n])
+        # each end's place among the zeros (the rows whose bit is 0)
+        z_lo = lo - ones.take(lo)
+        z_hi = hi - ones.take(hi)
+        n_in = z_hi - z_lo  # rows of the range whose bit is 0
+        up = n_in - k
+        up -= 1
+        up >>= sign  # -1 where the k-th smallest has bit 1, else 0
+        n_in &= up
+        k -= n_in
+        found <<= 1
+        found -= up
+        if not bit:
+            break
+        # the range's new ends: among the zeros, or among the ones after them
+        for end, z_end in ((lo, z_lo), (hi, z_hi)):
+            end += n_zero
+            end -= z_end
+            end -= z_end
+            end &= up
+            end += z_end
+        before = ones[:-1]
+        dest = idx - before
+        dest += b * (n_zero + 2 * before - idx)
+        nxt = np.empty_like(cur)
+        nxt[dest] = cur
+        cur = nxt
+    return found
+
+
+def _median_walk(y, median, at, seg, width):
+    """Sums of absolute deviations of every prefix of equal-weight segments
+    from ``median``, each prefix's median (``y`` and ``median`` in row order,
+    ``at`` each row's place in its segment, ``seg`` its segment, ``width`` the
+    largest segment).
+
+    Adding a row to n rows moves the median at most to the next row in sorted
+    order, so nothing lies strictly between the old median and the new one:
+    the old sum moves linearly on the way, with slope (rows at or below the
+    old median) - (rows above) = n mod 2 going up, 2 less going down, and then
+    gains the new row's distance to the new median.  Every step is a sum of
+    non-negative terms, added up from the segment's start (a running sum of
+    each segment on its own, so one segment's sums do not depend on the
+    others in the call).
+    """
+    step = np.zeros(len(y))
+    step[1:] = median[1:] - median[:-1]
+    slope = (at & 1).astype(np.float64) - 2.0 * (step < 0)
+    step *= slope
+    step += np.abs(y - median)
+    step[at == 0] = 0.0
+    grid = np.zeros((int(seg.max(initial=0)) + 1, width))
+    flat = seg * width + at
+    grid.ravel()[flat] = step
+    np.cumsum(grid, axis=1, out=grid)
+    return grid.ravel()[flat]
 
 
 def _sad_prefix_wavelet(y, w, starts, sizes):
@@ -559,22 +737,38 @@ def _sad_prefix_wavelet(y, w, starts, sizes):
     return np.maximum(out, 0.0)
 
 
-def _sad_left_right(prob, p, starts, sizes):
+def _sad_left_right(prob, p, starts, sizes, searched):
     """Prefix and suffix sums of absolute deviations within each node, for
     every feature's order ``p`` (shape (d, m)) at once: shapes (d, m) and
-    (d, m + 1), the suffix sums shifted by one (``sad_r[:, m] = 0``)."""
+    (d, m + 1), the suffix sums shifted by one (``sad_r[:, m] = 0``); 0 in
+    the nodes where ``searched`` (shape (d, S)) is False.
+
+    The compiled kernel (:mod:`dtree._jit`) runs on the rows and on the rows
+    reversed; the NumPy path does both directions in one search
+    (:func:`_sad_numpy`), with the ranks of y inside each node sorted once
+    and shared by all features.
+    """
     d, m = p.shape
     y, w = prob.y[p].ravel(), prob.w[p].ravel()
     starts = np.asarray(starts, dtype=np.int64)
     sizes = np.asarray(sizes, dtype=np.int64)
     all_starts = (np.arange(d)[:, None] * m + starts[None, :]).ravel()
-    all_sizes = np.tile(sizes, d)
-    sad_l = sad_prefix_segments(y, w, all_starts, all_sizes).reshape(d, m)
+    all_sizes = np.where(searched, sizes, 0).ravel()
+    sad_r = np.zeros((d, m + 1))
+    kernel = _jit.kernel_for(len(y))
+    if kernel is None:
+        rank, ysorted, packed = _segment_ranks(prob.y[p[0]], starts, sizes)
+        by_row = np.empty(len(prob.y), dtype=rank.dtype)
+        by_row[p[0]] = rank
+        ranks = (by_row.take(p).ravel(), ysorted, np.tile(packed, d))
+        sad_l, back = _sad_numpy(y, w, all_starts, all_sizes, ranks, True)
+        sad_r[:, :m] = back.reshape(d, m)
+        return sad_l.reshape(d, m), sad_r
+    sad_l = _jit.sad_prefix_segments(y, w, all_starts, all_sizes, kernel).reshape(d, m)
     # the suffixes: the same on the reversed rows (segments reversed too)
     rev_starts = d * m - all_starts[::-1] - all_sizes[::-1]
-    back = sad_prefix_segments(y[::-1], w[::-1], rev_starts, all_sizes[::-1])[::-1]
-    sad_r = np.zeros((d, m + 1))
-    sad_r[:, :m] = back.reshape(d, m)
+    back = _jit.sad_prefix_segments(y[::-1], w[::-1], rev_starts, all_sizes[::-1], kernel)
+    sad_r[:, :m] = back[::-1].reshape(d, m)
     return sad_l, sad_r
 
 
@@ -899,17 +1093,19 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
                                                              left, known_tot, b, c45)
             valid = (valid & (cnt_l >= msl - SIZE_TOLERANCE)
                      & (cnt_r >= msl - SIZE_TOLERANCE))
+        v1 = valid
+        if mwl > 0:
+            v1 = valid & (w_left >= mwl) & (w_right >= mwl)
         if crit.needs_samples:
             if missing_here:
                 raise ValueError("criterion='absolute_error' does not support missing values.")
-            sad_l, sad_r = _sad_left_right(prob, p, starts, sizes)
+            # (only the nodes where the feature has a threshold to score)
+            sad_l, sad_r = _sad_left_right(prob, p, starts, sizes,
+                                           np.logical_or.reduceat(v1, starts, axis=1))
             proxy = -(sad_l + sad_r[:, 1:])
         else:
             with np.errstate(divide="ignore", invalid="ignore"):
                 proxy = crit.search_proxy(left, right)
-        v1 = valid
-        if mwl > 0:
-            v1 = valid & (w_left >= mwl) & (w_right >= mwl)
         best, pos = _best_positions(np.where(v1, proxy, -np.inf), starts, sizes, seg)
         use2 = np.zeros(best.shape, dtype=bool)
         if missing_here and not prob.c45_missing:

@@ -4,8 +4,8 @@ One kernel lives here: the absolute-error criterion's running sum of absolute
 deviations from the weighted median of every prefix of every node
 (:func:`sad_prefix_segments`).  It is the one search in dtree that NumPy has
 no fast form for: a running median over every prefix.  The NumPy path
-(:func:`dtree._grow._sad_prefix_wavelet`) does it with whole-array operations
-in O(n log s), but each step is many array passes; the compiled kernel keeps
+(:func:`dtree._grow._sad_numpy`) does it with whole-array operations in
+O(n log s), but each step is several array passes; the compiled kernel keeps
 two heaps per node, as :func:`dtree._grow.sad_prefix` does in Python, and
 gives bit-identical results to it (the same additions in the same order).
 
@@ -47,13 +47,22 @@ def _load():
     return _KERNEL or None
 
 
-def sad_prefix_segments(y, w, starts, sizes):
+def kernel_for(n_rows):
+    """The compiled kernel for a search of ``n_rows`` rows (summed over the
+    features), loading numba if it is there and the search is worth it;
+    None for the NumPy path."""
+    kernel = _KERNEL or None
+    if _KERNEL is None and n_rows >= JIT_MIN_ROWS:
+        kernel = _load()
+    return kernel
+
+
+def sad_prefix_segments(y, w, starts, sizes, kernel=None):
     """``out[i] = min_c sum_{j in seg(i), j <= i} w_j |y_j - c|`` for every row
     of every segment ``[starts[k], starts[k] + sizes[k])`` (0 outside them),
-    compiled when numba is there and worth loading, else with NumPy."""
-    kernel = _KERNEL or None
-    if _KERNEL is None and len(y) >= JIT_MIN_ROWS:
-        kernel = _load()
+    compiled when numba is there and worth loading (or with ``kernel``, from
+    :func:`kernel_for`), else with NumPy."""
+    kernel = kernel or kernel_for(len(y))
     if kernel is None:
         from ._grow import _sad_prefix_numpy
         return _sad_prefix_numpy(y, w, starts, sizes)
