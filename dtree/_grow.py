@@ -1243,14 +1243,20 @@ def _first_best(score, run):
     run's first largest ``score``, for the runs whose largest is not -inf
     (the first-of-ties rule of :func:`_best_positions`, on scores listed
     run after run)."""
-    if not len(score):
+    n = len(score)
+    if not n:
         return np.zeros(0, dtype=np.intp)
-    starts = np.flatnonzero(np.r_[True, run[1:] != run[:-1]])
+    is_start = np.empty(n, dtype=bool)
+    is_start[0] = True
+    np.not_equal(run[1:], run[:-1], out=is_start[1:])
+    starts = np.flatnonzero(is_start)
     best = np.maximum.reduceat(score, starts)
-    lengths = np.diff(np.r_[starts, len(score)])
-    at = np.where(score == np.repeat(best, lengths), np.arange(len(score)), len(score))
-    first = np.minimum.reduceat(at, starts)
-    return first[(first < len(score)) & (best > -np.inf)]
+    hits = np.flatnonzero(score == np.repeat(best, np.diff(starts, append=n)))
+    # (few hits: each one's run, then the first hit of each run)
+    hit_run = np.searchsorted(starts, hits, side="right") - 1
+    first = np.ones(len(hits), dtype=bool)
+    np.not_equal(hit_run[1:], hit_run[:-1], out=first[1:])
+    return hits[first & (best[hit_run] > -np.inf)]
 
 
 def _search_numeric_c45(prob, b, cb, allowed, n_known):
@@ -1318,11 +1324,13 @@ def _search_numeric_c45(prob, b, cb, allowed, n_known):
 def _store_best(prob, b, cb, f, s, ci, q, lft, total, known_w, c45, n_known, n_miss, values,
                 missing_here, u2, il=None, ir=None, draw=None):
     """Record the best threshold of feature ``f`` in batch node ``s`` (one
-    entry per pair): ``q`` its position, ``lft``/``total`` the left and the
-    node's (known) sums, ``known_w`` the node's known weight, ``values``
-    the feature's values at positions ``q`` and ``q + 1``, ``u2`` where the missing values go left (the second
-    pass), ``il``/``ir`` the children's impurities when the criterion needs
-    the samples, ``draw`` the random thresholds (splitter='random')."""
+    entry per pair): ``q`` its position, ``ci`` the row of ``n_miss`` (and
+    ``draw``) that holds the feature, ``lft``/``total`` the left and the
+    node's (known) sums, ``known_w`` the node's known weight, ``values`` the
+    feature's values at positions ``q`` and ``q + 1``, ``u2`` where the
+    missing values go left (the second pass), ``il``/``ir`` the children's
+    impurities when the criterion needs the samples, ``draw`` the random
+    thresholds (splitter='random')."""
     crit = prob.criterion
     starts = b.starts
     rgt = total - lft
@@ -2121,8 +2129,19 @@ def _route_weighted(prob, nodes, ids, samples, weights, sizes, split):
     rows = samples[entry]
     counts = np.bincount(child, minlength=total)
     frac = w / prob.w[rows]
-    stats = np.stack([np.bincount(child, weights=prob.stats[j][rows] * frac, minlength=total)
-                      for j in range(prob.stats.shape[0])], axis=1)
+    if prob.criterion.is_classification:
+        # a row's class statistic is its weight, the others 0: the same sums
+        # (the zeros left out) from one count by (child, class)
+        k = prob.n_stats - 1
+        wf = prob.w[rows] * frac
+        stats = np.empty((total, k + 1))
+        stats[:, :k] = np.bincount(child * k + prob.codes[rows], weights=wf,
+                                   minlength=total * k).reshape(total, k)
+        stats[:, k] = np.bincount(child, weights=wf, minlength=total)
+    else:
+        stats = np.stack([np.bincount(child, weights=prob.stats[j][rows] * frac,
+                                      minlength=total) for j in range(prob.stats.shape[0])],
+                         axis=1)
     kids = Children(n_kids, counts, stats, share)
     kids.count = np.bincount(child, weights=frac, minlength=total)
     children, searchable = create_children(prob, nodes, parents, kids)
