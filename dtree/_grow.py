@@ -1366,12 +1366,13 @@ def _c45_cumulative(prob, p, starts, sizes, b):
 
 
 def _c45_scores(prob, b, left, known_tot, valid, p, nk, c45):
-    """The criterion's proxy of every threshold of a chunk, -inf where none
-    may go, shape (c, m).  Only the ``valid`` positions are scored, as
+    """The criterion's proxy of the ``valid`` positions of a chunk, as
     :func:`_search_numeric` scores them (the same arithmetic, so the same
-    bits): the right side is the known total less the left, and the size rule
-    reads the grown children's sums of row fractions (see
-    :func:`_grown_sizes`)."""
+    bits; -inf where the size rule fails): the right side is the known total
+    less the left, and the size rule reads the grown children's sums of row
+    fractions (see :func:`_grown_sizes`).  Returns ``(vi, pair, proxy)``:
+    the valid positions in the flattened (c, m) chunk, each one's (feature,
+    node) pair ``row * S + node`` (nondecreasing) and its proxy."""
     ws = prob.workspace
     d, c, m = left.shape
     starts, S = b.starts, b.S
@@ -1430,10 +1431,28 @@ def _c45_scores(prob, b, left, known_tot, valid, p, nk, c45):
     else:
         proxy = crit.search_proxy(L, R)
     np.copyto(proxy, -np.inf, where=fits)
-    full = ws.get("full", (c, m))
-    full.fill(-np.inf)
-    full.reshape(-1)[vi] = proxy
-    return full
+    return vi, kidx, proxy
+
+
+def _first_best(score, run):
+    """Per run of equal values of ``run`` (nondecreasing): the index of the
+    run's first largest ``score``, for the runs whose largest is not -inf
+    (the first-of-ties rule of :func:`_best_positions`, on scores listed
+    run after run)."""
+    n = len(score)
+    if not n:
+        return np.zeros(0, dtype=np.intp)
+    is_start = np.empty(n, dtype=bool)
+    is_start[0] = True
+    np.not_equal(run[1:], run[:-1], out=is_start[1:])
+    starts = np.flatnonzero(is_start)
+    best = np.maximum.reduceat(score, starts)
+    hits = np.flatnonzero(score == np.repeat(best, np.diff(starts, append=n)))
+    # (few hits: each one's run, then the first hit of each run)
+    hit_run = np.searchsorted(starts, hits, side="right") - 1
+    first = np.ones(len(hits), dtype=bool)
+    np.not_equal(hit_run[1:], hit_run[:-1], out=first[1:])
+    return hits[first & (best[hit_run] > -np.inf)]
 
 
 def _search_numeric_c45(prob, b, cb, allowed, n_known):
@@ -1443,14 +1462,16 @@ def _search_numeric_c45(prob, b, cb, allowed, n_known):
     arrays are the fit's reused scratch arrays)."""
     crit = prob.criterion
     X = prob.X
-    starts, sizes, seg, S, m = b.starts, b.sizes, b.seg, b.S, b.m
+    starts, sizes, S, m = b.starts, b.sizes, b.S, b.m
     if getattr(prob, "workspace", None) is None:
         prob.workspace = _Workspace()
     numeric = prob.numeric_features[allowed[prob.numeric_features].any(axis=1)]
     all_allowed = bool(allowed.all())
     chunk = max(1, min(len(numeric), C45_CHUNK_ELEMENTS // max(m, 1)))
+    # per chunk with missing values (True) or without: its best thresholds
+    found = {False: [], True: []}
     for c0 in range(0, len(numeric), chunk):
-        x = valid = left = full = None
+        x = valid = left = None
         fs = numeric[c0:c0 + chunk]
         p = b.P[fs]  # (c, m)
         x = _take_rows(X, fs, p) if b.x is None else b.x[fs]
@@ -1479,28 +1500,33 @@ def _search_numeric_c45(prob, b, cb, allowed, n_known):
             known_tot = np.broadcast_to(b.stats_node.T[:, None, :], (b.d, len(fs), S))
         c45 = missing_here
         with np.errstate(divide="ignore", invalid="ignore"):
-            full = _c45_scores(prob, b, left, known_tot, valid, p, nk, c45)
-        best, pos = _best_positions(full, starts, sizes, seg)
-        ci, s = np.nonzero(pos >= 0)
-        if not len(ci):
+            vi, pair, proxy = _c45_scores(prob, b, left, known_tot, valid, p, nk, c45)
+        first = _first_best(proxy, pair)
+        if not len(first):
             continue
-        q = pos[ci, s]
-        f = fs[ci]
-        lft = left[:, ci, q]
+        ci, q = np.divmod(vi[first], m)
+        s = pair[first] - ci * S
         total = known_tot[:, ci, s] if c45 else b.stats_node[s].T
-        _store_best(prob, b, cb, f, s, ci, q, lft, total, known_tot[-1, ci, s], c45, n_known,
-                    n_miss, (x[ci, q], x[ci, np.minimum(q + 1, m - 1)]), missing_here,
-                    np.zeros(len(ci), dtype=bool))
+        found[c45].append((fs[ci], s, q, left[:, ci, q], total, x[ci, q],
+                           x[ci, np.minimum(q + 1, m - 1)]))
+    # every chunk's best thresholds recorded at once (per kind of chunk)
+    for c45, parts in found.items():
+        if parts:
+            f, s, q, lft, total, lo, hi = (np.concatenate(a, axis=-1) for a in zip(*parts))
+            _store_best(prob, b, cb, f, s, f, q, lft, total, total[-1], c45, n_known,
+                        sizes - n_known, (lo, hi), c45, np.zeros(len(f), dtype=bool))
 
 
 def _store_best(prob, b, cb, f, s, ci, q, lft, total, known_w, c45, n_known, n_miss, values,
                 missing_here, u2, il=None, ir=None, draw=None):
     """Record the best threshold of feature ``f`` in batch node ``s`` (one
-    entry per pair): ``q`` its position, ``lft``/``total`` the left and the
-    node's (known) sums, ``known_w`` the node's known weight, ``values``
-    the feature's values at positions ``q`` and ``q + 1``, ``u2`` where the missing values go left (the second
-    pass), ``il``/``ir`` the children's impurities when the criterion needs
-    the samples, ``draw`` the random thresholds (splitter='random')."""
+    entry per pair): ``q`` its position, ``ci`` the row of ``n_miss`` (and
+    ``draw``) that holds the feature, ``lft``/``total`` the left and the
+    node's (known) sums, ``known_w`` the node's known weight, ``values`` the
+    feature's values at positions ``q`` and ``q + 1``, ``u2`` where the
+    missing values go left (the second pass), ``il``/``ir`` the children's
+    impurities when the criterion needs the samples, ``draw`` the random
+    thresholds (splitter='random')."""
     crit = prob.criterion
     starts = b.starts
     rgt = total - lft
@@ -2299,8 +2325,19 @@ def _route_weighted(prob, nodes, ids, samples, weights, sizes, split):
     rows = samples[entry]
     counts = np.bincount(child, minlength=total)
     frac = w / prob.w[rows]
-    stats = np.stack([np.bincount(child, weights=prob.stats[j][rows] * frac, minlength=total)
-                      for j in range(prob.stats.shape[0])], axis=1)
+    if prob.criterion.is_classification:
+        # a row's class statistic is its weight, the others 0: the same sums
+        # (the zeros left out) from one count by (child, class)
+        k = prob.n_stats - 1
+        wf = prob.w[rows] * frac
+        stats = np.empty((total, k + 1))
+        stats[:, :k] = np.bincount(child * k + prob.codes[rows], weights=wf,
+                                   minlength=total * k).reshape(total, k)
+        stats[:, k] = np.bincount(child, weights=wf, minlength=total)
+    else:
+        stats = np.stack([np.bincount(child, weights=prob.stats[j][rows] * frac,
+                                      minlength=total) for j in range(prob.stats.shape[0])],
+                         axis=1)
     kids = Children(n_kids, counts, stats, share)
     kids.count = np.bincount(child, weights=frac, minlength=total)
     children, searchable = create_children(prob, nodes, parents, kids)

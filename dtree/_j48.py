@@ -45,10 +45,12 @@ def _xlog2x(x):
     x = np.asarray(x, dtype=np.float64)
     if x.ndim == 0:  # (x >= 1e-6 or NaN: the logarithm cannot warn, no np.errstate)
         return np.float64(0.0) if x < 1e-6 else x * np.log(x) / LOG2
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.log(x)  # (x log x / ln 2, in one array)
-        out *= x
-        out /= LOG2
+    # (x log x / ln 2, in one array; the log of max(x, 1e-6) cannot warn, and
+    # every x below 1e-6 is set to 0 after, so no np.errstate is needed)
+    out = np.maximum(x, 1e-6)
+    np.log(out, out=out)
+    out *= x
+    out /= LOG2
     np.copyto(out, 0.0, where=x < 1e-6)
     return out
 
@@ -154,10 +156,11 @@ def _first_better_rows(values, rows, cols, shape):
     ``values`` (row-major order), as each row's index among its own values."""
     grid = np.full(shape, -np.inf)
     grid[rows, cols] = values
-    prior = np.full(shape, -np.inf)
+    prior = np.empty(shape)
+    prior[:, 0] = -np.inf
     np.maximum.accumulate(grid[:, :-1], axis=1, out=prior[:, 1:])
     # only running records can win, and only those above SMALL (the loop starts at 0)
-    record = np.flatnonzero((grid > prior)[rows, cols] & (values > SMALL))
+    record = np.flatnonzero((values > prior[rows, cols]) & (values > SMALL))
     start = np.searchsorted(rows, np.arange(shape[0]))
     best = np.full(shape[0], -1)
     if not len(record):
@@ -169,11 +172,17 @@ def _first_better_rows(values, rows, cols, shape):
     close = same_row & (rec_values[1:] - rec_values[:-1] <= SMALL)
     last = np.r_[~same_row, True]
     best[rec_rows[last]] = record[last] - start[rec_rows[last]]
-    for r in np.unique(rec_rows[1:][close]).tolist():
-        best_value, mine = 0.0, record[rec_rows == r]
-        for i, v in zip(mine.tolist(), values[mine].tolist()):
+    if close.any():
+        # Weka's loop over the records of those rows, in one pass
+        mine = np.flatnonzero(np.isin(rec_rows, rec_rows[1:][close]))
+        taken, row, best_value = {}, -1, 0.0
+        at = record[mine] - start[rec_rows[mine]]
+        for r, i, v in zip(rec_rows[mine].tolist(), at.tolist(), rec_values[mine].tolist()):
+            if r != row:
+                row, best_value = r, 0.0
             if v - best_value > SMALL:
-                best_value, best[r] = v, i - start[r]
+                best_value, taken[r] = v, i
+        best[list(taken)] = list(taken.values())
     return best
 
 
@@ -349,27 +358,26 @@ class J48Data:
         last = np.maximum(n_known - 1, 0)
         all_known = left[:, np.arange(F), last].T * (n_known > 0)[:, None]  # (F, k)
         # (summed as a plain sum of each attribute's known weights, as before)
-        known_weights = [float(ws[j, :n_known[j]].sum()) for j in range(F)]
+        known_w = np.array([ws[j, :n_known[j]].sum() for j in range(F)])
         lw = left[:, :, :-1].sum(axis=0)
         ok = xs[:, :-1] + 1e-5 < xs[:, 1:]  # a cut between distinct known values (rule 4)
+        # rule 3, every attribute at once (the arithmetic of numeric_candidate)
+        min_split = 0.1 * known_w / k
+        min_split = np.where(min_split - self.M < SMALL, self.M,
+                             np.where(min_split - 25 > SMALL, 25.0, min_split))
+        too_few = 2 * min_split - n_known > SMALL
+        no_cut = ~ok.any(axis=1)
+        least = (min_split - SMALL)[:, None]
+        ok &= (lw >= least) & (known_w[:, None] - lw >= least)
+        ok[too_few] = False
         for j, cand in enumerate(cands):
-            nk = int(n_known[j])
             cand.total = total
-            known_w = float(known_weights[j])
-            cand.known_weight = known_w
-            min_split = 0.1 * known_w / k
-            if min_split - self.M < SMALL:
-                min_split = self.M
-            elif min_split - 25 > SMALL:
-                min_split = 25.0
-            cand.min_split = min_split
-            if 2 * min_split - nk > SMALL:
+            cand.known_weight = float(known_w[j])
+            cand.min_split = float(min_split[j])
+            if too_few[j]:
                 cand.rejected = MIN_OBJECTS
-                ok[j] = False
-            elif not ok[j].any():
+            elif no_cut[j]:
                 cand.rejected = "no cut point"
-            else:
-                ok[j] &= (lw[j] >= min_split - SMALL) & (known_w - lw[j] >= min_split - SMALL)
         flat = np.flatnonzero(ok)  # (take and repeat: faster than fancy indexing)
         fi, ii = np.divmod(flat, ok.shape[1])
         if not len(fi):
