@@ -191,9 +191,7 @@ class Problem:
         if weight_only and self.unit_weights:
             out[0] = n_left  # exact integers
             return out
-        if weight_only:
-            np.cumsum(self.w.take(p), axis=-1, out=out[0])
-        elif self.criterion.is_classification and self.unit_weights:
+        if self.criterion.is_classification and self.unit_weights and not weight_only:
             codes = self.codes[p]
             for k in range(d - 2):
                 v = (codes == k).astype(np.int32)
@@ -203,6 +201,8 @@ class Problem:
             # the last class's count is what the others leave (exact integers)
             np.subtract(n_left, out[:-2].sum(axis=0), out=out[-2])
             return out
+        if weight_only:
+            np.cumsum(self.w.take(p), axis=-1, out=out[0])
         elif self.criterion.is_classification:
             codes = self.codes[p]
             w = self.w[p]
