@@ -174,20 +174,24 @@ class Problem:
             sub.codes = self.codes[samples]
         return sub
 
-    def cumulative(self, p, starts, sizes, node_stats, n_left):
+    def cumulative(self, p, starts, sizes, node_stats, n_left, weight_only=False):
         """Running sums of the per-sample statistics along sample orders ``p``
         (one row per feature), restarted at each node's first position: shape
         (d,) + p.shape, entry [:, r, i] holding the statistics of the samples
-        from its node's start up to i.
+        from its node's start up to i.  With ``weight_only`` just the weight's
+        (shape (1,) + p.shape; ``node_stats`` then holds the nodes' weights).
 
         Gathering small class codes instead of float statistics keeps the
         random reads cheap; with unit weights the counts are exact integers,
         so each node's restart is folded into the input.
         """
-        d = self.n_stats
+        d = 1 if weight_only else self.n_stats
         out = np.empty((d,) + p.shape)
         later = starts[1:]
-        if self.criterion.is_classification and self.unit_weights:
+        if weight_only and self.unit_weights:
+            out[0] = n_left  # exact integers
+            return out
+        if self.criterion.is_classification and self.unit_weights and not weight_only:
             codes = self.codes[p]
             for k in range(d - 2):
                 v = (codes == k).astype(np.int32)
@@ -197,7 +201,9 @@ class Problem:
             # the last class's count is what the others leave (exact integers)
             np.subtract(n_left, out[:-2].sum(axis=0), out=out[-2])
             return out
-        if self.criterion.is_classification:
+        if weight_only:
+            np.cumsum(self.w.take(p), axis=-1, out=out[0])
+        elif self.criterion.is_classification:
             codes = self.codes[p]
             w = self.w[p]
             for k in range(d - 1):
@@ -489,14 +495,14 @@ def _sad_numpy(y, w, starts, sizes, ranks, suffix):
     rows i to the segment's end), else None; rows outside every segment get 0.
 
     ``ranks`` is :func:`_segment_ranks`'s triple (each row's rank in its
-    segment, sorted values and each segment's first index into them).  The
-    segments are searched in groups of similar size (the same number of bits
-    in their largest rank, so the many small nodes of a deep level do not pay
-    for the bits of its largest node).  Segments whose rows all weigh the
-    same take :func:`_sad_equal_weights` (every median is a middle row: a
-    quantile search by rank, then one running sum), the others
-    :func:`_sad_prefix_wavelet` (weighted medians); each segment's sums
-    depend on its own rows only.
+    segment, sorted values and each segment's first index into them); ``w``
+    None means every weight is 1.  Segments whose rows all weigh the same
+    take :func:`_sad_equal_weights` together (every median is a middle row:
+    a quantile search by rank, then one running sum; a segment searches
+    only the bits of its largest rank, so the many small nodes of a deep
+    level do not pay for the bits of its largest node), the others
+    :func:`_sad_prefix_wavelet` (weighted medians) in groups of the same
+    number of bits; each segment's sums depend on its own rows only.
     """
     rank, ysorted, base = ranks
     out_l = np.zeros(len(y))
@@ -504,24 +510,29 @@ def _sad_numpy(y, w, starts, sizes, ranks, suffix):
     keep = sizes > 1
     starts, sizes, base = starts[keep], sizes[keep], base[keep]
     bits = np.frexp((sizes - 1).astype(np.float64))[1]  # bit length
-    w_rows = w[_packed_rows(starts, sizes)]
-    first = np.cumsum(sizes) - sizes
-    equal = (np.minimum.reduceat(w_rows, first) == np.maximum.reduceat(w_rows, first)
-             if len(first) else np.zeros(0, dtype=bool))
-    key = 2 * bits + equal
-    for k in np.unique(key):
-        pick = key == k
+    if w is None:
+        equal = np.ones(len(sizes), dtype=bool)
+    else:
+        w_rows = w[_packed_rows(starts, sizes)]
+        first = np.cumsum(sizes) - sizes
+        equal = (np.minimum.reduceat(w_rows, first) == np.maximum.reduceat(w_rows, first)
+                 if len(first) else np.zeros(0, dtype=bool))
+    if equal.any():  # equal weights: the sums of weight-1 rows, times the weight
+        order = np.argsort(-bits[equal], kind="stable")  # the most bits first
+        sz = sizes[equal][order]
+        rows = _packed_rows(starts[equal][order], sz)
+        both = _sad_equal_weights(y[rows], rank[rows], ysorted, base[equal][order], sz,
+                                  bits[equal][order], suffix)
+        wg = 1.0 if w is None else w[rows]
+        for out, sad in zip((out_l, out_r), both):
+            if out is not None:
+                out[rows] = sad if w is None else sad * wg
+    for k in np.unique(bits[~equal]):
+        pick = ~equal & (bits == k)
         st, sz = starts[pick], sizes[pick]
         new_starts = np.cumsum(sz) - sz
         rows = _packed_rows(st, sz)
         yg, wg = y[rows], w[rows]
-        if k % 2:  # equal weights: the sums of weight-1 rows, times the weight
-            both = _sad_equal_weights(yg, rank[rows], ysorted, base[pick], new_starts, sz,
-                                      int(k // 2), suffix)
-            for out, sad in zip((out_l, out_r), both):
-                if out is not None:
-                    out[rows] = sad * wg
-            continue
         out_l[rows] = _sad_prefix_wavelet(yg, wg, new_starts, sz)
         if suffix:
             back = len(yg) - new_starts[::-1] - sz[::-1]
@@ -537,54 +548,77 @@ def _packed_rows(starts, sizes):
         starts - packed, sizes)
 
 
-def _sad_equal_weights(y, rank, ysorted, base, starts, sizes, bits, suffix):
+def _sad_equal_weights(y, rank, ysorted, base, sizes, bits, suffix):
     """:func:`_sad_numpy` of segments whose rows all weigh 1 (the segments
-    tile ``y``; each has fewer than ``2**bits`` rows): the prefix sums, and the
-    suffix sums or None.
+    tile ``y``, ``sizes[k]`` rows each, fewer than ``2**bits[k]``, ``bits``
+    non-increasing): the prefix sums, and the suffix sums or None.
 
     With equal weights the median of n rows is their ``(n - 1) // 2``-th
     smallest (from 0), the two heaps' rule; :func:`_quantile_ranks` finds it
     for every prefix (and suffix) of more than one row at once, and
     :func:`_median_walk` turns the medians of consecutive prefixes into their
-    sums of absolute deviations.
+    sums of absolute deviations (one call per run of segments with the same
+    number of bits, so a grid row is at most twice its segment).
     """
     n = len(y)
-    it = _index_type(n)
+    it = _index_type(2 * n)
+    first = np.cumsum(sizes) - sizes
+    seg = np.repeat(np.arange(len(sizes), dtype=it), sizes)
     pos = np.arange(n, dtype=it)
-    begin = np.repeat(starts.astype(it), sizes)
+    begin = first.astype(it)[seg]
     at = pos - begin  # the row's place in its segment
-    seg_base = np.repeat(base, sizes)
-    # prefixes [begin, i] and suffixes [i, end) of two rows or more (one row
-    # is its own median)
-    lo, hi, ask = begin, pos + 1, at > 0
+    per = 2 if suffix else 1
+    # per row its prefix [begin, i] (and suffix [i, end)) of two rows or more
+    # (one row is its own median), the queries of a row side by side
+    lo = np.empty((n, per), dtype=it)
+    hi = np.empty((n, per), dtype=it)
+    ask = np.empty((n, per), dtype=bool)
+    lo[:, 0], hi[:, 0] = begin, pos + 1
+    np.greater(at, 0, out=ask[:, 0])
     if suffix:
-        end = begin + np.repeat(sizes.astype(it), sizes)
-        lo, hi = np.concatenate((lo, pos)), np.concatenate((hi, end))
-        ask = np.concatenate((ask, pos < end - 1))
-    lo, hi = lo[ask], hi[ask]
-    median = np.tile(y, 2 if suffix else 1)
-    median[ask] = ysorted[np.tile(seg_base, 2 if suffix else 1)[ask]
-                          + _quantile_ranks(rank.astype(it, copy=False), bits, lo, hi,
-                                            (hi - lo - 1) // 2)]
-    seg = np.repeat(np.arange(len(sizes)), sizes)
-    width = int(sizes.max())
-    prefix = _median_walk(y, median[:n], at, seg, width)
-    if not suffix:
-        return prefix, None
-    back = (np.repeat(sizes, sizes) - 1 - at)[::-1]
-    return prefix, _median_walk(y[::-1], median[n:][::-1], back, seg[::-1], width)[::-1]
+        end = begin + sizes.astype(it)[seg]
+        lo[:, 1], hi[:, 1] = pos, end
+        np.less(pos, end - 1, out=ask[:, 1])
+    ask = ask.ravel()
+    lo, hi = lo.ravel()[ask], hi.ravel()[ask]
+    # at bit j only the segments with more than j bits take part: the first
+    # rows and queries, the segments being ordered by bits
+    n_seg_in = np.searchsorted(-bits, -np.arange(int(bits[0])))
+    rows_in = np.r_[0, np.cumsum(sizes)][n_seg_in]
+    queries_in = np.r_[0, np.cumsum(ask)][per * rows_in]
+    found = _quantile_ranks(rank.astype(it), lo, hi, (hi - lo - 1) // 2, rows_in, queries_in)
+    median = np.repeat(y, per)
+    median[ask] = ysorted[base[np.repeat(seg, per)[ask]] + found]
+    median = median.reshape(n, per)
+    prefix = np.empty(n)
+    back = np.empty(n) if suffix else None
+    group = np.flatnonzero(np.diff(bits)) + 1
+    for s0, s1 in zip(np.r_[0, group], np.r_[group, len(sizes)]):
+        r0, r1 = first[s0], first[s1 - 1] + sizes[s1 - 1]
+        width = int(sizes[s0:s1].max())
+        sg = seg[r0:r1] - s0
+        prefix[r0:r1] = _median_walk(y[r0:r1], median[r0:r1, 0], at[r0:r1], sg, width)
+        if suffix:
+            rev = slice(r1 - 1, r0 - 1 if r0 else None, -1)
+            back[r0:r1] = _median_walk(y[rev], median[rev, 1], (sizes[seg[rev]] - 1 - at[rev]),
+                                       sg[::-1], width)[::-1]
+    return prefix, back
 
 
-def _quantile_ranks(rank, bits, lo, hi, k):
+def _quantile_ranks(rank, lo, hi, k, rows_in, queries_in):
     """For each query, the rank of the ``k``-th smallest (from 0) of the rows
     ``[lo, hi)`` (all in one segment; ``rank``: each row's rank inside its
-    segment, below ``2**bits``).
+    segment).  At bit j (from the highest, ``len(rows_in) - 1``) only the
+    first ``rows_in[j]`` rows and ``queries_in[j]`` queries take part (the
+    segments with more than j bits come first).
 
-    A wavelet matrix over the ranks: at each bit, from the highest, the rows
-    are stably reordered zeros first, and every query's range maps to the
-    rows of its range whose bit is the answer's, narrowing bit by bit.  A
-    query needs two reads per bit; the arithmetic is in place and the masks
-    are integers (0 or -1), not ``np.where``.
+    A wavelet matrix over the ranks: at each bit the rows taking part are
+    stably reordered zeros first, and every query's range maps to the rows
+    of its range whose bit is the answer's, narrowing bit by bit (rows that
+    join at a lower bit keep their places until then, and their queries'
+    ranges hold all their rows).  A query needs two reads per bit; the
+    arithmetic is in place and the masks are integers (0 or -1), not
+    ``np.where``.
     """
     n = len(rank)
     it = rank.dtype.type
@@ -592,39 +626,43 @@ def _quantile_ranks(rank, bits, lo, hi, k):
     ones = np.zeros(n + 1, dtype=it)  # ones[i]: rows before i whose bit is 1
     idx = np.arange(n, dtype=it)
     found = np.zeros(len(lo), dtype=it)
-    lo, hi, k = lo.astype(it), hi.astype(it), k.astype(it)
-    cur = rank
-    for bit in range(bits - 1, -1, -1):
-        b = cur >> bit
+    k = k.astype(it)
+    # two buffers in turn; rows not yet taking part hold their rank in both
+    cur, nxt = rank.copy(), rank.copy()
+    for bit in range(len(rows_in) - 1, -1, -1):
+        na, nq = int(rows_in[bit]), int(queries_in[bit])
+        c = cur[:na]
+        b = c >> bit
         b &= 1
-        np.cumsum(b, out=ones[1:])
-        n_zero = it(n - ones[n])
+        np.cumsum(b, out=ones[1:na + 1])
+        n_zero = it(na - ones[na])
+        q_lo, q_hi, q_k, q_found = lo[:nq], hi[:nq], k[:nq], found[:nq]
         # each end's place among the zeros (the rows whose bit is 0)
-        z_lo = lo - ones.take(lo)
-        z_hi = hi - ones.take(hi)
+        z_lo = q_lo - ones.take(q_lo)
+        z_hi = q_hi - ones.take(q_hi)
         n_in = z_hi - z_lo  # rows of the range whose bit is 0
-        up = n_in - k
+        up = n_in - q_k
         up -= 1
         up >>= sign  # -1 where the k-th smallest has bit 1, else 0
         n_in &= up
-        k -= n_in
-        found <<= 1
-        found -= up
+        q_k -= n_in
+        q_found <<= 1
+        q_found -= up
         if not bit:
             break
         # the range's new ends: among the zeros, or among the ones after them
-        for end, z_end in ((lo, z_lo), (hi, z_hi)):
+        for end, z_end in ((q_lo, z_lo), (q_hi, z_hi)):
             end += n_zero
             end -= z_end
             end -= z_end
             end &= up
             end += z_end
-        before = ones[:-1]
-        dest = idx - before
-        dest += b * (n_zero + 2 * before - idx)
-        nxt = np.empty_like(cur)
-        nxt[dest] = cur
-        cur = nxt
+        before = ones[:na]
+        at = idx[:na]
+        dest = at - before
+        dest += b * (n_zero + 2 * before - at)
+        nxt[dest] = c
+        cur, nxt = nxt, cur
     return found
 
 
@@ -749,7 +787,7 @@ def _sad_left_right(prob, p, starts, sizes, searched):
     and shared by all features.
     """
     d, m = p.shape
-    y, w = prob.y[p].ravel(), prob.w[p].ravel()
+    y = prob.y[p].ravel()
     starts = np.asarray(starts, dtype=np.int64)
     sizes = np.asarray(sizes, dtype=np.int64)
     all_starts = (np.arange(d)[:, None] * m + starts[None, :]).ravel()
@@ -761,9 +799,11 @@ def _sad_left_right(prob, p, starts, sizes, searched):
         by_row = np.empty(len(prob.y), dtype=rank.dtype)
         by_row[p[0]] = rank
         ranks = (by_row.take(p).ravel(), ysorted, np.tile(packed, d))
+        w = None if prob.unit_weights else prob.w[p].ravel()
         sad_l, back = _sad_numpy(y, w, all_starts, all_sizes, ranks, True)
         sad_r[:, :m] = back.reshape(d, m)
         return sad_l.reshape(d, m), sad_r
+    w = prob.w[p].ravel()
     sad_l = _jit.sad_prefix_segments(y, w, all_starts, all_sizes, kernel).reshape(d, m)
     # the suffixes: the same on the reversed rows (segments reversed too)
     rev_starts = d * m - all_starts[::-1] - all_sizes[::-1]
@@ -1005,20 +1045,24 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
     starts, sizes, seg, S, m = b.starts, b.sizes, b.seg, b.S, b.m
     ar = np.arange(m)
     msl, mwl = prob.min_samples_leaf, prob.min_weight_leaf
+    # a criterion that needs the samples reads only the children's weights
+    # from the running sums (its impurities come from the samples)
+    weight_only = crit.needs_samples
+    stats_node = b.stats_node[:, -1:] if weight_only else b.stats_node
     ok_size = (b.n_left_all >= msl) & (b.n_node[seg] - b.n_left_all >= msl)
     # (C4.5's fractional rows: the size rules read sums of fractions, known
     # once the cumulative statistics are)
     # each position's node statistics, (d, 1, m), made one statistic at a
     # time where needed (one node needs no repeat)
     if S == 1:
-        node_rows = b.stats_node.T[:, None, :]
+        node_rows = stats_node.T[:, None, :]
 
     def node_rows_minus(a):
         if S == 1:
             return node_rows - a
         out = np.empty_like(a)
         for k in range(len(a)):
-            np.subtract(np.repeat(b.stats_node[:, k], sizes), a[k], out=out[k])
+            np.subtract(np.repeat(stats_node[:, k], sizes), a[k], out=out[k])
         return out
 
     numeric = prob.numeric_features[allowed[prob.numeric_features].any(axis=1)]
@@ -1073,14 +1117,16 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
                        and bool((between & np.repeat(n_miss > 0, sizes, axis=1)).any()))
         if not valid.any() and not second_pass:
             continue
-        left = prob.cumulative(p, starts, sizes, b.stats_node, b.n_left_all)  # (d, c, m)
+        left = prob.cumulative(p, starts, sizes, stats_node, b.n_left_all,
+                               weight_only)  # (d, c, m)
         rows = np.arange(len(fs))[:, None]
         if missing_here:
             known_tot = left[:, rows, np.maximum(starts + nk - 1, 0)]  # (d, c, S)
             known_tot[:, nk == 0] = 0.0
-            miss = b.stats_node.T[:, None, :] - known_tot
+            miss = stats_node.T[:, None, :] - known_tot
         else:
-            known_tot = np.broadcast_to(b.stats_node.T[:, None, :], (b.d, len(fs), S))
+            known_tot = np.broadcast_to(stats_node.T[:, None, :],
+                                        (stats_node.shape[1], len(fs), S))
         c45 = prob.c45_missing and missing_here
         if c45:
             right = np.repeat(known_tot, sizes, axis=2) - left
@@ -1131,7 +1177,7 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
         lft = left[:, ci, q]
         if u2.any():
             lft[:, u2] += miss[:, ci[u2], s[u2]]
-        total = known_tot[:, ci, s] if c45 else b.stats_node[s].T
+        total = known_tot[:, ci, s] if c45 else stats_node[s].T
         il = ir = None
         if crit.needs_samples:
             il = sad_l[ci, q] / lft[-1]
