@@ -1457,8 +1457,9 @@ def _c45_candidates(prob, p, valid, vi, pair, fails, known_tot):
     right to left, which changes only class k's and the total's sums, and
     the proxy  sum_j c ln c - W ln W  (both sides) is then a convex function
     of the weight moved (strictly, when the pair's known rows are not all of
-    one class): q is below the better of q - 1 and q + 1 and is never the
-    first best.  Pairs whose known rows are all (or all but
+    one class): in exact arithmetic q is below the better of q - 1 and
+    q + 1, so it is not the first best unless rounding alone lifts it above
+    both.  Pairs whose known rows are all (or all but
     ``ONE_CLASS_TOLERANCE`` of their weight) of one class keep all their
     positions: there the proxy is flat, or nearly, and rounding alone picks
     the first best.  Returns a boolean mask over ``vi``."""
