@@ -1343,6 +1343,11 @@ def _c45_levels(prob):
             and prob.min_weight_leaf <= 0)
 
 
+#: _c45_candidates: a pair whose known rows weigh less than this fraction
+#: outside one class counts as one class (its proxy is flat but for rounding)
+ONE_CLASS_TOLERANCE = 1e-6
+
+
 class _Workspace:
     """Scratch arrays that a C4.5 fit reuses from chunk to chunk and level to
     level, so that its large temporaries are not given back to the system
@@ -1418,7 +1423,10 @@ def _c45_scores(prob, b, left, known_tot, valid, p, nk, c45):
     less the left, and the size rule reads the grown children's sums of row
     fractions (see :func:`_grown_sizes`).  Returns ``(vi, pair, proxy)``:
     the valid positions in the flattened (c, m) chunk, each one's (feature,
-    node) pair ``row * S + node`` (nondecreasing) and its proxy."""
+    node) pair ``row * S + node`` (nondecreasing) and its proxy.  With the
+    entropy, the positions returned are only those that pass the size rule
+    and may hold their pair's first best (see :func:`_c45_candidates`); the
+    others could not be chosen, so the first best of each pair is the same."""
     ws = prob.workspace
     d, c, m = left.shape
     starts, S = b.starts, b.S
@@ -1429,16 +1437,6 @@ def _c45_scores(prob, b, left, known_tot, valid, p, nk, c45):
         b.c45_pair = np.arange(c)[:, None] * S + b.seg
     kidx = ws.get("kidx", (nv,), np.intp)
     b.c45_pair[:c].reshape(-1).take(vi, out=kidx, mode="clip")
-    L = ws.get("L", (d, nv))
-    np.take(left.reshape(d, -1), vi, axis=1, out=L, mode="clip")
-    R = ws.get("R", (d, nv))
-    if c45:
-        np.take(known_tot.reshape(d, -1), kidx, axis=1, out=R, mode="clip")
-    else:  # no missing value: the known total is the node's
-        at = np.remainder(vi, m, out=ws.get("at", (nv,), np.intp))
-        node = b.seg.take(at, out=ws.get("node", (nv,), np.intp), mode="clip")
-        np.take(b.stats_node.T, node, axis=1, out=R, mode="clip")
-    np.subtract(R, L, out=R)
     # the size rule, on the grown children's sums of row fractions
     fp = ws.get("fp", (c, m))
     prob.frac.take(p, out=fp, mode="clip")
@@ -1453,7 +1451,8 @@ def _c45_scores(prob, b, left, known_tot, valid, p, nk, c45):
         f_known[nk == 0] = 0.0
         share_l = ws.get("share_l", (nv,))
         known_tot[-1].reshape(-1).take(kidx, out=share_l, mode="clip")
-        np.divide(L[-1], share_l, out=share_l)
+        w_l = left[-1].reshape(-1).take(vi, out=ws.get("w_l", (nv,)), mode="clip")
+        np.divide(w_l, share_l, out=share_l)
         f_miss = ws.get("f_miss", (nv,))
         (f_node - f_known).reshape(-1).take(kidx, out=f_miss, mode="clip")
         f_known.reshape(-1).take(kidx, out=cnt_r, mode="clip")
@@ -1472,12 +1471,66 @@ def _c45_scores(prob, b, left, known_tot, valid, p, nk, c45):
     fits &= np.greater_equal(cnt_r, least, out=ws.get("fits_r", (nv,), np.bool_))
     np.logical_not(fits, out=fits)  # (a NaN size fails, as in _search_numeric)
     crit = prob.criterion
-    if type(crit).search_proxy is Entropy.search_proxy:
-        proxy = entropy_proxy_into(L, R, ws.get("proxy", (nv,)), ws.get("xlnx", (nv,)))
-    else:
-        proxy = crit.search_proxy(L, R)
+    entropy = type(crit).search_proxy is Entropy.search_proxy
+    if entropy:
+        keep = _c45_candidates(prob, p, valid, vi, kidx, fits, known_tot)
+        vi, kidx = vi[keep], kidx[keep]
+        nv = len(vi)
+    L = ws.get("L", (d, nv))
+    np.take(left.reshape(d, -1), vi, axis=1, out=L, mode="clip")
+    R = ws.get("R", (d, nv))
+    if c45:
+        np.take(known_tot.reshape(d, -1), kidx, axis=1, out=R, mode="clip")
+    else:  # no missing value: the known total is the node's
+        at = np.remainder(vi, m, out=ws.get("at", (nv,), np.intp))
+        node = b.seg.take(at, out=ws.get("node", (nv,), np.intp), mode="clip")
+        np.take(b.stats_node.T, node, axis=1, out=R, mode="clip")
+    np.subtract(R, L, out=R)
+    if entropy:  # (every position left passes the size rule)
+        return vi, kidx, entropy_proxy_into(L, R, ws.get("proxy", (nv,)), ws.get("xlnx", (nv,)))
+    proxy = crit.search_proxy(L, R)
     np.copyto(proxy, -np.inf, where=fits)
     return vi, kidx, proxy
+
+
+def _c45_candidates(prob, p, valid, vi, pair, fails, known_tot):
+    """Which of the positions ``vi`` (the ``valid`` ones of the (c, m) chunk,
+    flattened; ``pair`` their (feature, node) pairs, ``fails`` where the size
+    rule fails) can hold their pair's first best entropy proxy: those that
+    pass the size rule, less each position q whose rows q and q + 1 are of
+    one class k while q - 1 and q + 1 are positions of the same pair that
+    pass the size rule.  From q - 1 to q + 1 only rows of class k move from
+    right to left, which changes only class k's and the total's sums, and
+    the proxy  sum_j c ln c - W ln W  (both sides) is then a convex function
+    of the weight moved (strictly, when the pair's known rows are not all of
+    one class): in exact arithmetic q is below the better of q - 1 and
+    q + 1, so it is not the first best unless rounding alone lifts it above
+    both.  Pairs whose known rows are all (or all but
+    ``ONE_CLASS_TOLERANCE`` of their weight) of one class keep all their
+    positions: there the proxy is flat, or nearly, and rounding alone picks
+    the first best.  Returns a boolean mask over ``vi``."""
+    ws = prob.workspace
+    nv = len(vi)
+    if nv < 3:
+        return ~fails
+    codes = ws.get("cand_codes", p.shape, prob.codes.dtype)
+    prob.codes.take(p, out=codes, mode="clip")
+    # inside[q]: rows q and q + 1 of one class, q - 1 and q + 1 valid
+    inside = ws.get("cand_inside", p.shape, np.bool_)
+    inside[:, 0] = inside[:, -1] = False
+    np.equal(codes[:, 1:-1], codes[:, 2:], out=inside[:, 1:-1])
+    inside[:, 1:-1] &= valid[:, :-2]
+    inside[:, 1:-1] &= valid[:, 2:]
+    drop = inside.reshape(-1).take(vi, out=ws.get("cand_drop", (nv,), np.bool_), mode="clip")
+    # (q - 1 and q + 1 are then the positions just before and after q in vi)
+    drop[1:-1] &= pair[:-2] == pair[2:]
+    drop[1:-1] &= ~fails[:-2]
+    drop[1:-1] &= ~fails[2:]
+    other = (known_tot[-1] - known_tot[:-1]).min(axis=0)  # (c, S): outside the main class
+    one_class = (other <= ONE_CLASS_TOLERANCE * known_tot[-1]).reshape(-1)
+    drop &= ~one_class.take(pair, mode="clip")
+    drop |= fails
+    return np.logical_not(drop, out=drop)
 
 
 def _first_best(score, run):
