@@ -328,22 +328,26 @@ def prepare(frame: pd.DataFrame, setup: Setup) -> Prepared:
         raise DataError(f"The target column “{setup.target}” has no values: every "
                         "entry is missing.")
     y, ok, codes = _target(y_raw, setup.task)
-    columns, origin = {}, {}
+    parts, labels_of, origin = [], {}, {}
     numeric = [name for name in features if name not in setup.categorical]
     if numeric:
         block = _numeric(frame[numeric], notes)
+        parts.append(block)
         for name in block.columns:
-            columns[name] = block[name]
             origin[name] = Origin(name, "numeric")
     for name in features:
         if name in setup.categorical:
             labels, categories = _categorical(frame[name], name, notes)
             if categories:
-                columns[name] = labels
+                labels_of[name] = labels
                 origin[name] = Origin(name, "categorical", categories)
-    if not columns:
+    if labels_of:
+        parts.append(pd.DataFrame(labels_of, copy=False))
+    if not origin:
         raise DataError("None of the chosen features has any usable value.")
-    X = pd.DataFrame(columns, copy=False)  # (no copy: the rows are taken below)
+    # the numbers stay one block, next to the labels, without being copied
+    # (the training and test rows are taken from them below)
+    X = parts[0] if len(parts) == 1 else pd.concat(parts, axis=1)
     dropped_target = int((~ok).sum())
     if dropped_target:
         notes.append(DroppedRows(f"{dropped_target} row(s) with a missing target were left "
