@@ -206,6 +206,8 @@ def test_prepare_never_writes_the_table_and_copies_its_numbers_once(infinite):
         tracemalloc.stop()
     pd.testing.assert_frame_equal(frame, before)
     assert prep.X_train["x3"].isna().any() == infinite
+    # the training rows' numbers are one array (reading them copies nothing)
+    assert np.shares_memory(prep.X_train.to_numpy(), prep.X_train.to_numpy())
     numbers = n * 10 * 8
     # the rows taken (1x), the labels and codes, and for infinities the
     # cleaned copy (1x more); the stacked copies made it 3.4x
