@@ -45,7 +45,7 @@ def test_numpy_path_equals_the_two_heaps(sizes, seed, ties, weights):
        st.sampled_from(["ones", "integers", "fractions"]))
 def test_compiled_kernel_is_bit_identical_to_the_two_heaps(sizes, seed, ties, weights):
     if not _jit.available():
-        pytest.skip("numba is not installed")
+        pytest.skip("the compiled kernel is unavailable (numba not installed, or DTREE_NO_JIT=1)")
     y, w, starts, sizes = _data(sizes, seed, ties, weights)
     out = np.zeros(len(y))
     if len(y):
@@ -76,7 +76,7 @@ def test_group_deviations_equal_the_one_group_rule(k, extra, seed, ties):
 @pytest.mark.parametrize("compiled", [True, False])
 def test_absolute_error_tree_is_scikit_learns_on_either_path(compiled, monkeypatch):
     if compiled and not _jit.available():
-        pytest.skip("numba is not installed")
+        pytest.skip("the compiled kernel is unavailable (numba not installed, or DTREE_NO_JIT=1)")
     if compiled:
         monkeypatch.setattr(_jit, "JIT_MIN_ROWS", 0)
     else:
