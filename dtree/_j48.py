@@ -125,6 +125,15 @@ def split_info(bags, total):
     return float(ent) / total
 
 
+def split_info_many(bags, totals):
+    """:func:`split_info` of many two-way splits, bit for bit: ``bags``
+    (splits, 2, classes), ``totals`` (splits,); every split has known weight."""
+    per_bag = bags.sum(axis=-1)
+    known = per_bag.sum(axis=-1)
+    ent = -_xlog2x(per_bag).sum(axis=-1) - _xlog2x(totals - known) + _xlog2x(totals)
+    return ent / totals
+
+
 def gain_ratio(gain, info, total):
     """GainRatioSplitCrit.splitCritValue: 0 for a trivial split."""
     if abs(info * total) < SMALL:
@@ -186,6 +195,101 @@ def _first_better_rows(values, rows, cols, shape):
     return best
 
 
+#: A batched search pads every node to the batch's longest: a node joins the
+#: batch while the padded rows stay within ``PAD_RATIO`` times the rows used
+#: plus ``PAD_SLACK`` (padding costs array work; each batch, Python work).
+PAD_SLACK = 256
+PAD_RATIO = 1.1
+
+
+def _batches(sizes):
+    """Indices of ``sizes`` grouped into batches of similar size (ascending),
+    so that padding every node to its batch's longest wastes little."""
+    order = np.argsort(sizes, kind="stable")
+    batches, batch, used = [], [], 0
+    for i in order.tolist():
+        size = sizes[i]
+        if batch and size * (len(batch) + 1) > PAD_RATIO * (used + size) + PAD_SLACK:
+            batches.append(batch)
+            batch, used = [], 0
+        batch.append(i)
+        used += size
+    if batch:
+        batches.append(batch)
+    return batches
+
+
+#: A run's inner cuts are skipped only when its last inner cut is, by the
+#: chord, below the run's end by more than this (Weka's 1e-6, with room for
+#: rounding).
+RUN_MARGIN = 2e-6
+
+
+def _scored_cuts(fi, ii, cs, ws, lw, known_w, gains_at):
+    """Which of a search's cuts (row ``fi``, after sorted position ``ii``,
+    row by row) need their gain for Weka's choice (:func:`_first_better_rows`):
+    a boolean mask.
+
+    Between two cuts of a row with only rows of one class between them, only
+    that class moves from right to left, and the gain is a convex function
+    of the weight moved (W·H is concave in the class weights).  Take a run of
+    such inner cuts between the cuts a and b.  An inner cut c can only be
+    taken by Weka's loop if it beats the best so far by more than 1e-6, so
+    c > a; convexity then puts c at or below the chord from a to b, so
+    b >= c.  If b exceeds every inner cut by more than 1e-6, b is taken after
+    any inner cut the loop took, and the loop leaves the run exactly as it
+    would have without the inner cuts: they are skipped.  This holds when
+    b <= a (no inner cut beats a), or when the chord at the last inner cut is
+    below b by more than ``RUN_MARGIN``; other runs keep their inner cuts.
+
+    A gain below Weka's 1e-6 is set to 0 (:func:`info_gain`); the chord then
+    starts from the largest value that hides (1e-6 over the known weight).
+    Weights below 1e-6, which Weka's x log x counts as 0, would break the
+    convexity: rows with any keep every cut.  ``gains_at(sel)`` gives the
+    gains of the cuts ``sel``.  Returns the mask and the gains of the cuts
+    it keeps."""
+    n = len(fi)
+    if n < 3:
+        return np.ones(n, dtype=bool), gains_at(np.arange(n))
+    R, m = cs.shape
+    # changes[r, j]: how many times the class changes among sorted rows 0..j of row r
+    changes = np.zeros((R, m), dtype=np.int32)
+    changes[:, 1:] = cs[:, 1:] != cs[:, :-1]
+    np.cumsum(changes, axis=1, out=changes)
+    changes = changes.reshape(-1)
+    # inner[t]: cuts t - 1 and t + 1 of the same row, only one class from
+    # the rows after cut t - 1 up to cut t + 1
+    prev, nxt = slice(None, -2), slice(2, None)
+    inner = np.zeros(n, dtype=bool)
+    inner[1:-1] = (fi[prev] == fi[nxt]) & (
+        changes.take(fi[nxt] * m + ii[nxt]) == changes.take(fi[prev] * m + ii[prev] + 1))
+    tiny = ((ws > 0) & (ws < SMALL)).any(axis=1)
+    if tiny.any():
+        inner &= ~tiny.take(fi)
+    keep = ~inner
+    gains = np.empty(n)
+    gains[keep] = gains_at(np.flatnonzero(keep))
+    if not inner.any():
+        return keep, gains
+    first = np.flatnonzero(inner & ~np.r_[False, inner[:-1]])  # each run's inner cuts
+    last = np.flatnonzero(inner & ~np.r_[inner[1:], False])
+    start, end = first - 1, last + 1  # the cuts a and b around them
+    a, b = gains.take(start), gains.take(end)
+    a_top = np.maximum(a, SMALL / known_w.take(fi.take(start)))
+    lwf = lw.reshape(-1)
+    w = lambda t: lwf.take(fi[t] * lw.shape[1] + ii[t])  # noqa: E731 (left weight at cut t)
+    wa, wq, wb = w(start), w(last), w(end)
+    safe = (b <= a) | ((b - a_top) * (wb - wq) > RUN_MARGIN * (wb - wa))
+    if not safe.all():
+        mark = np.zeros(n + 1, dtype=np.intp)
+        np.add.at(mark, first[~safe], 1)
+        np.add.at(mark, last[~safe] + 1, -1)
+        back = np.flatnonzero(np.cumsum(mark[:-1]) > 0)
+        gains[back] = gains_at(back)
+        keep[back] = True
+    return keep, gains[keep]
+
+
 class Candidate:
     """One attribute's best split of a node (C45Split), or why it has none."""
 
@@ -231,8 +335,11 @@ class J48Data:
         self.numeric = np.flatnonzero(~self.nominal)
         # numeric attributes feature-major, and each one's row order (stable,
         # missing last): nodes carry these orders down, so nothing is sorted again
-        self.Xt = np.ascontiguousarray(X[:, self.numeric].T)
-        self.root_order = np.argsort(self.Xt, axis=1, kind="stable")
+        # (with one more column, missing: the pad of a batched search)
+        self.Xt = np.full((len(self.numeric), n + 1), np.nan)
+        self.Xt[:, :n] = X[:, self.numeric].T
+        self.root_order = np.argsort(self.Xt[:, :n], axis=1, kind="stable")
+        self.codes_pad = np.r_[codes, 0]
 
     def class_dist(self, rows, weights):
         return np.bincount(self.codes[rows], weights=weights, minlength=self.k)
@@ -337,28 +444,63 @@ class J48Data:
         the positions in ``rows`` sorted by its value (stable, missing last),
         as :func:`child_orders` carries them down the tree.
         """
-        F, m, k = len(self.numeric), len(rows), self.k
-        cands = [Candidate(int(f), False) for f in self.numeric]
+        return self.numeric_candidates_many([(rows, weights, total, order)])[0]
+
+    def numeric_candidates_many(self, nodes):
+        """:meth:`numeric_candidates` of several nodes, each a tuple
+        ``(rows, weights, total, order)``: one list of candidates per node.
+
+        Nodes of similar size are searched together (see :func:`_batches`):
+        each node's sorted rows are padded to the longest with a row whose
+        value is missing and whose weight is 0, which adds no cut and changes
+        no running sum, so every number is bit for bit the one-node search's.
+        """
+        out = [None] * len(nodes)
+        for batch in _batches([len(rows) for rows, _, _, _ in nodes]):
+            for i, cands in zip(batch, self._search([nodes[i] for i in batch])):
+                out[i] = cands
+        return out
+
+    def _search(self, nodes):
+        """The numeric search of a batch of nodes (see
+        :meth:`numeric_candidates_many`), with one row per (node, attribute)."""
+        F, k, B = len(self.numeric), self.k, len(nodes)
+        cands = [[Candidate(int(f), False) for f in self.numeric] for _ in nodes]
         if not F:
             return cands
-        # each attribute's rows in its sorted order, gathered one attribute at
-        # a time (1-D takes: faster than 2-D fancy indexing)
-        sorted_rows = rows.take(order)  # (F, m)
-        xs = np.empty((F, m))  # sorted values
-        for j in range(F):
-            self.Xt[j].take(sorted_rows[j], out=xs[j], mode="clip")
+        m = max(len(rows) for rows, _, _, _ in nodes)
+        n = self.X.shape[0]
+        R = B * F
+        # each node's rows in each attribute's sorted order; row n is the pad
+        sorted_rows = np.full((B, F, m), n, dtype=np.intp)
+        ws = np.zeros((B, F, m))
+        totals = np.empty(B)
+        for b, (rows, weights, total, order) in enumerate(nodes):
+            size = len(rows)
+            rows.take(order, out=sorted_rows[b, :, :size])
+            weights.take(order, out=ws[b, :, :size])
+            totals[b] = total
+        sorted_rows = sorted_rows.reshape(R, m)
+        ws = ws.reshape(R, m)
+        if B == 1:  # (1-D takes: faster than one 2-D take for one node)
+            xs = np.empty((R, m))
+            for j in range(F):
+                self.Xt[j].take(sorted_rows[j], out=xs[j], mode="clip")
+        else:
+            offsets = np.tile(np.arange(F) * (n + 1), B)[:, None]
+            xs = self.Xt.reshape(-1).take(sorted_rows + offsets)
         n_known = m - np.isnan(xs).sum(axis=1)
-        ws = weights.take(order)
-        cs = self.codes.take(sorted_rows)
-        # left[c, f, i]: the weight of class c among sorted rows 0..i of attribute f
-        left = np.empty((k, F, m))
+        cs = self.codes_pad.take(sorted_rows)
+        total_r = np.repeat(totals, F)
+        # left[c, r, i]: the weight of class c among sorted rows 0..i of row r
+        left = np.empty((k, R, m))
         for c in range(k):
             # ws * (class == c): the weight or 0.0, as np.where gives (ws > 0)
             np.cumsum(ws * (cs == c), axis=1, out=left[c])
         last = np.maximum(n_known - 1, 0)
-        all_known = left[:, np.arange(F), last].T * (n_known > 0)[:, None]  # (F, k)
+        all_known = left[:, np.arange(R), last].T * (n_known > 0)[:, None]  # (R, k)
         # (summed as a plain sum of each attribute's known weights, as before)
-        known_w = np.array([ws[j, :n_known[j]].sum() for j in range(F)])
+        known_w = np.array([ws[r, :n_known[r]].sum() for r in range(R)])
         lw = left[:, :, :-1].sum(axis=0)
         ok = xs[:, :-1] + 1e-5 < xs[:, 1:]  # a cut between distinct known values (rule 4)
         # rule 3, every attribute at once (the arithmetic of numeric_candidate)
@@ -370,36 +512,42 @@ class J48Data:
         least = (min_split - SMALL)[:, None]
         ok &= (lw >= least) & (known_w[:, None] - lw >= least)
         ok[too_few] = False
-        for j, cand in enumerate(cands):
-            cand.total = total
-            cand.known_weight = float(known_w[j])
-            cand.min_split = float(min_split[j])
-            if too_few[j]:
-                cand.rejected = MIN_OBJECTS
-            elif no_cut[j]:
-                cand.rejected = "no cut point"
         flat = np.flatnonzero(ok)  # (take and repeat: faster than fancy indexing)
         fi, ii = np.divmod(flat, ok.shape[1])
-        if not len(fi):
-            for cand in cands:
-                cand.rejected = cand.rejected or MIN_OBJECTS
-            return cands
-        at = fi * m + ii  # (ok has m - 1 columns)
-        at_cut = np.empty((k, len(at)))  # (k, cuts)
-        for c in range(k):
-            left[c].reshape(-1).take(at, out=at_cut[c], mode="clip")
-        per_f = np.bincount(fi, minlength=F)
-        gains = info_gain_cuts(at_cut, np.repeat(all_known.T, per_f, axis=1) - at_cut, total,
-                               np.repeat(_old_ent(all_known), per_f))
-        bounds = np.searchsorted(fi, np.arange(F + 1))
-        best_of = _first_better_rows(gains, fi, ii, ok.shape)
-        for j, cand in enumerate(cands):
-            a, b = bounds[j], bounds[j + 1]
-            cand.n_cuts = int(b - a)
+        per_r = np.bincount(fi, minlength=R)  # each row's number of cuts (rule 5)
+        old_ent = _old_ent(all_known)
+
+        def gains_at(sel):
+            """:func:`info_gain_cuts` of the cuts ``sel`` (indices into fi)."""
+            r, at = fi[sel], fi[sel] * m + ii[sel]
+            at_cut = np.empty((k, len(sel)))  # (k, cuts)
+            for c in range(k):
+                left[c].reshape(-1).take(at, out=at_cut[c], mode="clip")
+            return info_gain_cuts(at_cut, all_known.T.take(r, axis=1) - at_cut,
+                                  total_r.take(r), old_ent.take(r))
+
+        keep, gains = _scored_cuts(fi, ii, cs, ws, lw, known_w, gains_at)
+        fi, ii = fi[keep], ii[keep]
+        bounds = np.searchsorted(fi, np.arange(R + 1))
+        best_of = (_first_better_rows(gains, fi, ii, ok.shape) if len(fi)
+                   else np.full(R, -1))
+        chosen = []  # (row, candidate, cut position, gain) of every attribute that can split
+        for r in range(R):
+            cand = cands[r // F][r % F]
+            total = float(total_r[r])
+            cand.total = total
+            cand.known_weight = float(known_w[r])
+            cand.min_split = float(min_split[r])
+            if too_few[r]:
+                cand.rejected = MIN_OBJECTS
+            elif no_cut[r]:
+                cand.rejected = "no cut point"
+            a = bounds[r]
+            cand.n_cuts = int(per_r[r])
             if not cand.n_cuts:
                 cand.rejected = cand.rejected or MIN_OBJECTS
                 continue
-            best = best_of[j]
+            best = best_of[r]
             raw = float(gains[a + best]) if best >= 0 else 0.0
             cand.penalty = math.log2(cand.n_cuts) / total  # rule 5, the MDL penalty
             gain = raw - cand.penalty
@@ -408,14 +556,37 @@ class J48Data:
                 cand.gain = gain
                 cand.rejected = REJECTED[3]
                 continue
-            i = int(ii[a + best])
-            x = xs[j]
-            mid = (x[i + 1] + x[i]) / 2.0
-            if mid == x[i + 1]:
-                mid = x[i]
-            self._chosen_cut(cand, mid, np.stack([left[:, j, i], all_known[j] - left[:, j, i]]),
-                             gain, total)
+            chosen.append((r, cand, int(ii[a + best]), gain))
+        if chosen:
+            self._chosen_cuts(chosen, xs, left, all_known)
         return cands
+
+    def _chosen_cuts(self, chosen, xs, left, all_known):
+        """:meth:`_chosen_cut` of every chosen cut of a search, at once."""
+        r = np.array([c[0] for c in chosen])
+        i = np.array([c[2] for c in chosen])
+        lo, hi = xs[r, i], xs[r, i + 1]
+        mid = (hi + lo) / 2.0
+        mid = np.where(mid == hi, lo, mid)
+        final = left[:, r, i].T  # (chosen, k)
+        bags = np.stack([final, all_known[r] - final], axis=1)  # (chosen, 2, k)
+        totals = np.array([c[1].total for c in chosen])
+        info = split_info_many(bags, totals)
+        F = len(self.numeric)
+        feature = r % F
+        threshold = np.empty(len(chosen))
+        for j in np.unique(feature):
+            mine = feature == j
+            values = self.sorted_values[int(self.numeric[j])]
+            threshold[mine] = values[np.searchsorted(values, mid[mine] + SMALL, side="left") - 1]
+        for v, (_, cand, _, gain) in enumerate(chosen):
+            cand.cut = float(mid[v])
+            cand.threshold = float(threshold[v])
+            cand.bags = bags[v]
+            cand.valid = True
+            cand.gain = gain
+            cand.split_info = float(info[v])
+            cand.ratio = gain_ratio(gain, cand.split_info, cand.total)
 
     # -- rule 7: the choice ----------------------------------------------------------
 
@@ -423,17 +594,33 @@ class J48Data:
         """(best Candidate or None, every Candidate, eligible mask).  With
         ``order`` (see :meth:`numeric_candidates`) the numeric attributes are
         searched together, on orders carried down the tree."""
-        total = float(weights.sum())
         if order is None:
-            cands = [self.nominal_candidate(f, rows, weights, total) if self.nominal[f]
-                     else self.numeric_candidate(f, rows, weights, total)
-                     for f in range(self.X.shape[1])]
-        else:
+            total = float(weights.sum())
+            return self._choose([self.nominal_candidate(f, rows, weights, total)
+                                 if self.nominal[f]
+                                 else self.numeric_candidate(f, rows, weights, total)
+                                 for f in range(self.X.shape[1])])
+        return self.select_many([(rows, weights, order)])[0]
+
+    def select_many(self, nodes):
+        """:meth:`select` of several nodes, each ``(rows, weights, order)``
+        with its sorted orders: their numeric searches run in batches."""
+        totals = [float(weights.sum()) for _, weights, _ in nodes]
+        numeric = self.numeric_candidates_many(
+            [(rows, weights, total, order)
+             for (rows, weights, order), total in zip(nodes, totals)])
+        out = []
+        for (rows, weights, _), total, found in zip(nodes, totals, numeric):
             cands = [None] * self.X.shape[1]
-            for c in self.numeric_candidates(rows, weights, total, order):
+            for c in found:
                 cands[c.feature] = c
             for f in np.flatnonzero(self.nominal):
                 cands[f] = self.nominal_candidate(int(f), rows, weights, total)
+            out.append(self._choose(cands))
+        return out
+
+    def _choose(self, cands):
+        """Rule 7 over a node's candidates: (best or None, cands, eligible)."""
         valid = np.array([c.valid for c in cands])
         counted = valid & self.in_average
         eligible = np.zeros(len(cands), dtype=bool)
@@ -531,30 +718,41 @@ def leaf_reason(cands):
 
 
 def grow(data, rows, weights):
-    """The unpruned J48 tree (rules 1-8), collapsed (rule 9)."""
+    """The unpruned J48 tree (rules 1-8), collapsed (rule 9).
+
+    Every node's split depends on its own rows alone, so the tree is grown a
+    level at a time, each level's searches batched (:meth:`J48Data.select_many`);
+    the tree is the one J48 grows depth first."""
     order = data.root_order[:, rows] if len(rows) == data.X.shape[0] and \
         np.array_equal(rows, np.arange(len(rows))) else None
     root = GrownNode(rows, weights, data.class_dist(rows, weights), order)
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        order, node.order = node.order, None  # (only needed while growing)
-        total = node.total
-        if total < 2 * data.M - SMALL:
-            node.reason = MIN_OBJECTS
-            continue
-        if abs(total - node.dist.max()) < SMALL:
-            node.reason = "pure"
-            continue
-        best, node.cands, node.eligible = data.select(node.rows, node.weights, order)
-        if best is None:
-            node.reason = leaf_reason(node.cands)
-            continue
-        node.split = best
-        branches, node.share = data.route(best, node.rows, node.weights)
-        node.children = [GrownNode(r, w, data.class_dist(r, w), child_orders(order, take))
-                         for r, w, take in branches]
-        stack.extend(node.children[::-1])
+    level = [root]
+    while level:
+        searched = []
+        for node in level:
+            total = node.total
+            if total < 2 * data.M - SMALL:
+                node.reason, node.order = MIN_OBJECTS, None
+            elif abs(total - node.dist.max()) < SMALL:
+                node.reason, node.order = "pure", None
+            else:
+                searched.append(node)
+        if order is None:
+            found = [data.select(n.rows, n.weights) for n in searched]
+        else:
+            found = data.select_many([(n.rows, n.weights, n.order) for n in searched])
+        level = []
+        for node, (best, node.cands, node.eligible) in zip(searched, found):
+            node_order, node.order = node.order, None  # (only needed while growing)
+            if best is None:
+                node.reason = leaf_reason(node.cands)
+                continue
+            node.split = best
+            branches, node.share = data.route(best, node.rows, node.weights)
+            node.children = [GrownNode(r, w, data.class_dist(r, w),
+                                       child_orders(node_order, take))
+                             for r, w, take in branches]
+            level.extend(node.children)
     collapse(root)
     return root
 
