@@ -160,18 +160,21 @@ MIN_OBJECTS = "fewer than 2 branches with >= min_objects rows"
 REJECTED = ("", MIN_OBJECTS, "no cut point", "MDL penalty >= gain", "gain ratio 0")
 
 
-def _first_better_rows(values, rows, cols, shape):
-    """:func:`first_better` of each row of a sparse (rows, cols) layout of
-    ``values`` (row-major order), as each row's index among its own values."""
+def _first_better_rows(values, rows, n_rows):
+    """:func:`first_better` of each row of a sparse layout of ``values``
+    (``rows``: each value's row, nondecreasing), as each row's index among
+    its own values."""
+    start = np.searchsorted(rows, np.arange(n_rows))
+    rank = np.arange(len(rows)) - start[rows]  # each value's index within its row
+    shape = (n_rows, int(rank.max()) + 1)
     grid = np.full(shape, -np.inf)
-    grid[rows, cols] = values
+    grid[rows, rank] = values
     prior = np.empty(shape)
     prior[:, 0] = -np.inf
     np.maximum.accumulate(grid[:, :-1], axis=1, out=prior[:, 1:])
     # only running records can win, and only those above SMALL (the loop starts at 0)
-    record = np.flatnonzero((values > prior[rows, cols]) & (values > SMALL))
-    start = np.searchsorted(rows, np.arange(shape[0]))
-    best = np.full(shape[0], -1)
+    record = np.flatnonzero((values > prior[rows, rank]) & (values > SMALL))
+    best = np.full(n_rows, -1)
     if not len(record):
         return best
     rec_rows, rec_values = rows[record], values[record]
@@ -291,27 +294,31 @@ def _scored_cuts(fi, ii, cs, ws, lw, known_w, gains_at):
 
 
 class Candidate:
-    """One attribute's best split of a node (C45Split), or why it has none."""
+    """One attribute's best split of a node (C45Split), or why it has none.
+    Its fields start at these class defaults (a node makes one per
+    attribute, and most stay at them)."""
 
-    __slots__ = ("feature", "nominal", "valid", "gain", "raw_gain", "penalty", "ratio",
-                 "split_info", "threshold", "cut", "n_cuts", "bags", "known_weight", "total",
-                 "min_split", "rejected")
+    FIELDS = ("feature", "nominal", "valid", "gain", "raw_gain", "penalty", "ratio",
+              "split_info", "threshold", "cut", "n_cuts", "bags", "known_weight", "total",
+              "min_split", "rejected", "n_missing", "row_counts")
+    valid = False
+    gain = ratio = split_info = 0.0
+    raw_gain = np.nan
+    penalty = np.nan  # rule 5: log2(n_cuts) / W, numeric attributes only
+    threshold = np.nan
+    cut = np.nan
+    n_cuts = 0
+    bags = None
+    known_weight = 0.0
+    total = 0.0
+    min_split = np.nan  # the least weight each branch must get
+    rejected = ""  # why the attribute cannot split: one of REJECTED
+    n_missing = 0  # the node's rows with the attribute missing
+    row_counts = None  # a valid split's rows with a known value per branch
 
     def __init__(self, feature, nominal):
         self.feature = feature
         self.nominal = nominal
-        self.valid = False
-        self.gain = self.ratio = self.split_info = 0.0
-        self.raw_gain = np.nan
-        self.penalty = np.nan  # rule 5: log2(n_cuts) / W, numeric attributes only
-        self.threshold = np.nan
-        self.cut = np.nan
-        self.n_cuts = 0
-        self.bags = None
-        self.known_weight = 0.0
-        self.total = 0.0
-        self.min_split = np.nan  # the least weight each branch must get
-        self.rejected = ""  # why the attribute cannot split: one of REJECTED
 
 
 class J48Data:
@@ -357,9 +364,11 @@ class J48Data:
         cand.known_weight = float(bags.sum())
         cand.total = total
         cand.min_split = self.M
+        cand.n_missing = len(x) - int(known.sum())
         if np.sum(bags.sum(axis=1) >= self.M - SMALL) < 2:
             cand.rejected = MIN_OBJECTS
             return cand
+        cand.row_counts = np.bincount(x[known].astype(np.intp), minlength=V)
         cand.valid = True
         cand.gain = float(info_gain(bags, total))
         cand.raw_gain = cand.gain
@@ -385,6 +394,7 @@ class J48Data:
             min_split = 25.0
         cand.min_split = min_split
         n_known = len(xs)
+        cand.n_missing = len(x) - n_known
         if 2 * min_split - n_known > SMALL:
             cand.rejected = MIN_OBJECTS
             return cand
@@ -420,6 +430,7 @@ class J48Data:
         mid = (xs[i + 1] + xs[i]) / 2.0
         if mid == xs[i + 1]:
             mid = xs[i]
+        cand.row_counts = (i + 1, n_known - i - 1)  # (the threshold lies in [xs[i], xs[i+1]))
         return self._chosen_cut(cand, mid, np.stack([left[i], all_known - left[i]]), gain,
                                 total)
 
@@ -475,7 +486,9 @@ class J48Data:
         sorted_rows = np.full((B, F, m), n, dtype=np.intp)
         ws = np.zeros((B, F, m))
         totals = np.empty(B)
+        sizes = np.empty(B, dtype=np.intp)
         for b, (rows, weights, total, order) in enumerate(nodes):
+            sizes[b] = len(rows)
             size = len(rows)
             rows.take(order, out=sorted_rows[b, :, :size])
             weights.take(order, out=ws[b, :, :size])
@@ -490,6 +503,7 @@ class J48Data:
             offsets = np.tile(np.arange(F) * (n + 1), B)[:, None]
             xs = self.Xt.reshape(-1).take(sorted_rows + offsets)
         n_known = m - np.isnan(xs).sum(axis=1)
+        n_missing = np.repeat(sizes, F) - n_known  # (the pads are not the node's)
         cs = self.codes_pad.take(sorted_rows)
         total_r = np.repeat(totals, F)
         # left[c, r, i]: the weight of class c among sorted rows 0..i of row r
@@ -529,7 +543,7 @@ class J48Data:
         keep, gains = _scored_cuts(fi, ii, cs, ws, lw, known_w, gains_at)
         fi, ii = fi[keep], ii[keep]
         bounds = np.searchsorted(fi, np.arange(R + 1))
-        best_of = (_first_better_rows(gains, fi, ii, ok.shape) if len(fi)
+        best_of = (_first_better_rows(gains, fi, R) if len(fi)
                    else np.full(R, -1))
         chosen = []  # (row, candidate, cut position, gain) of every attribute that can split
         for r in range(R):
@@ -538,6 +552,7 @@ class J48Data:
             cand.total = total
             cand.known_weight = float(known_w[r])
             cand.min_split = float(min_split[r])
+            cand.n_missing = int(n_missing[r])
             if too_few[r]:
                 cand.rejected = MIN_OBJECTS
             elif no_cut[r]:
@@ -558,10 +573,10 @@ class J48Data:
                 continue
             chosen.append((r, cand, int(ii[a + best]), gain))
         if chosen:
-            self._chosen_cuts(chosen, xs, left, all_known)
+            self._chosen_cuts(chosen, xs, left, all_known, n_known)
         return cands
 
-    def _chosen_cuts(self, chosen, xs, left, all_known):
+    def _chosen_cuts(self, chosen, xs, left, all_known, n_known):
         """:meth:`_chosen_cut` of every chosen cut of a search, at once."""
         r = np.array([c[0] for c in chosen])
         i = np.array([c[2] for c in chosen])
@@ -579,7 +594,9 @@ class J48Data:
             mine = feature == j
             values = self.sorted_values[int(self.numeric[j])]
             threshold[mine] = values[np.searchsorted(values, mid[mine] + SMALL, side="left") - 1]
-        for v, (_, cand, _, gain) in enumerate(chosen):
+        for v, (row, cand, at, gain) in enumerate(chosen):
+            # rows with a known value on each side (the threshold lies in [lo, hi))
+            cand.row_counts = (at + 1, int(n_known[row]) - at - 1)
             cand.cut = float(mid[v])
             cand.threshold = float(threshold[v])
             cand.bags = bags[v]
@@ -677,11 +694,12 @@ def child_orders(order, take):
 class GrownNode:
     """A node of the grown J48 tree (before it is written into arrays)."""
 
-    __slots__ = ("rows", "weights", "dist", "split", "cands", "eligible", "children",
+    __slots__ = ("rows", "weights", "dist", "total", "split", "cands", "eligible", "children",
                  "share", "reason", "order")
 
     def __init__(self, rows, weights, dist, order=None):
         self.rows, self.weights, self.dist = rows, weights, dist
+        self.total = float(dist.sum())
         self.order = order  # numeric attributes' sorted positions, while growing
         self.split = None
         self.cands = None
@@ -689,10 +707,6 @@ class GrownNode:
         self.children = []
         self.share = None
         self.reason = ""
-
-    @property
-    def total(self):
-        return float(self.dist.sum())
 
     def errors_as_leaf(self):
         return self.total - float(self.dist.max())
@@ -787,26 +801,6 @@ def collapse(node):
 # writing the grown tree into the builder's arrays
 # --------------------------------------------------------------------------
 
-def _row_counts(node, data):
-    """What a node's table needs from its rows: each attribute's number of
-    missing values, and per valid candidate the rows with a known value in
-    each branch (a nominal attribute: per declared value; a numeric one:
-    <= and > the threshold)."""
-    X_node = data.X[node.rows]
-    n_missing = np.isnan(X_node).sum(axis=0)
-    counts = {}
-    for c in node.cands:
-        if not c.valid:
-            continue
-        x = X_node[:, c.feature]
-        if c.nominal:
-            counts[c.feature] = np.bincount(x[~np.isnan(x)].astype(np.intp),
-                                            minlength=len(c.bags))
-        else:
-            counts[c.feature] = (int(np.sum(x <= c.threshold)), int(np.sum(x > c.threshold)))
-    return n_missing, counts
-
-
 class LazyCandidates:
     """A J48 node's candidate block, made on first use (most are never
     looked at): unpacks as ``(block, column)``, like the references the
@@ -826,9 +820,8 @@ class LazyCandidates:
         return iter((self._block, 0))
 
 
-def _candidate_block(cands, eligible, total, n_node, nominal, w_sum, n_missing, counts):
-    """The node's per-attribute table, in the shape the other builders record
-    (``n_missing`` and ``counts``: see :func:`_row_counts`)."""
+def _candidate_block(cands, eligible, total, n_node, nominal, w_sum):
+    """The node's per-attribute table, in the shape the other builders record."""
     from ._grow import CandidateBlock
     from ._tree import MULTIWAY, NUMERIC
 
@@ -876,13 +869,13 @@ def _candidate_block(cands, eligible, total, n_node, nominal, w_sum, n_missing, 
         grown = per_bag * (total / per_bag.sum())  # missing rows added by share
         imp = np.array([_entropy(b) for b in c.bags])
         cb.missing_child[f, 0] = int(np.argmax(per_bag))
-        n_miss = int(n_missing[f])
+        n_miss = c.n_missing
         if c.nominal:
-            n_grown = counts[f] + np.where(per_bag > SMALL, n_miss, 0)
+            n_grown = c.row_counts + np.where(per_bag > SMALL, n_miss, 0)
             cb.categorical[(f, 0)] = (np.arange(len(per_bag)), n_grown, grown, imp)
         else:
             cb.threshold[f, 0] = c.threshold
-            n_l, n_r = counts[f]
+            n_l, n_r = c.row_counts
             cb.n_left[f, 0] = n_l + n_miss
             cb.n_right[f, 0] = n_r + n_miss
             cb.weight_left[f, 0], cb.weight_right[f, 0] = grown
@@ -924,8 +917,7 @@ def write_nodes(root, data, nodes, record):
             nodes.searched[i] = True
             if record:
                 nodes.candidates[i] = LazyCandidates(g.cands, g.eligible, g.total,
-                                                     len(g.rows), data.nominal, w_sum,
-                                                     *_row_counts(g, data))
+                                                     len(g.rows), data.nominal, w_sum)
         if g.split is None:
             nodes.reason[i] = _R[g.reason]
             continue
