@@ -45,13 +45,12 @@ def _xlog2x(x):
     x = np.asarray(x, dtype=np.float64)
     if x.ndim == 0:  # (x >= 1e-6 or NaN: the logarithm cannot warn, no np.errstate)
         return np.float64(0.0) if x < 1e-6 else x * np.log(x) / LOG2
-    # (x log x / ln 2, in one array; the log of max(x, 1e-6) cannot warn, and
-    # every x below 1e-6 is set to 0 after, so no np.errstate is needed)
-    out = np.maximum(x, 1e-6)
-    np.log(out, out=out)
+    # (x log x / ln 2, in one array; the logarithm is taken only where
+    # x >= 1e-6, so it cannot warn, and the rest stays 0)
+    out = np.zeros_like(x)
+    np.log(x, out=out, where=x >= 1e-6)
     out *= x
     out /= LOG2
-    np.copyto(out, 0.0, where=x < 1e-6)
     return out
 
 
@@ -340,6 +339,7 @@ class J48Data:
         self.sorted_values = [None if self.nominal[f] else
                               np.sort(X[~np.isnan(X[:, f]), f]) for f in range(X.shape[1])]
         self.numeric = np.flatnonzero(~self.nominal)
+        self.numeric_list = self.numeric.tolist()
         # numeric attributes feature-major, and each one's row order (stable,
         # missing last): nodes carry these orders down, so nothing is sorted again
         # (with one more column, missing: the pad of a batched search)
@@ -476,7 +476,7 @@ class J48Data:
         """The numeric search of a batch of nodes (see
         :meth:`numeric_candidates_many`), with one row per (node, attribute)."""
         F, k, B = len(self.numeric), self.k, len(nodes)
-        cands = [[Candidate(int(f), False) for f in self.numeric] for _ in nodes]
+        cands = [[Candidate(f, False) for f in self.numeric_list] for _ in nodes]
         if not F:
             return cands
         m = max(len(rows) for rows, _, _, _ in nodes)
