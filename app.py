@@ -89,6 +89,11 @@ html { font-size: 22px; }
 [class*='st-key-keys_legend'] p { font-size: 0.55rem; }
 .st-key-narration p { font-size: 0.75rem; line-height: 1.35; }
 .st-key-narration { max-height: 2.1rem; overflow-y: auto; }
+/* the tree's element as wide as the box and the drawing centred in it
+   (Streamlit starts a content-wide element at the left), so that a small
+   tree is in the middle too */
+[class*='st-key-tree_box'] > [data-testid='stElementContainer'] { width: 100% !important; }
+[class*='st-key-tree_box'] [data-testid='stFullScreenFrame'] > div { margin: 0 auto; }
 [class*='st-key-tree_box'] [data-testid='stGraphVizChart'] { display: flex;
   justify-content: center; }
 [class*='st-key-tree_box'] [data-testid='stGraphVizChart'] svg {

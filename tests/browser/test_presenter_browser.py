@@ -192,5 +192,9 @@ def test_presenter_mode_fits_the_tree_and_the_controls_in_the_window(page, app_u
             # readable from the back: trees of up to 15 nodes at 14 px or more
             if tree["nodes"] <= 15:
                 assert tree["text_px"] >= 14, (name, tree)
+            # in the middle of the screen, the first step's lone root too (the
+            # page's side paddings are equal; a scroll bar may take a few px)
+            middle = (tree["left"] + tree["right"]) / 2
+            assert abs(middle - width / 2) <= 12, (name, middle, tree)
         assert page.locator(EXCEPTION).count() == 0
         page.screenshot(path=str(SHOTS / f"{name}-{lang}-{width}x{height}.png"))
