@@ -202,16 +202,22 @@ def _first_better_rows(values, rows, n_rows):
 #: plus ``PAD_SLACK`` (padding costs array work; each batch, Python work).
 PAD_SLACK = 256
 PAD_RATIO = 1.1
+#: ... and while the batch's padded rows times its attributes stay within
+#: this (its running class sums take that many floats per class), so that a
+#: large table's level is searched in several batches, not one huge array
+BATCH_CELLS = 1 << 20
 
 
-def _batches(sizes):
+def _batches(sizes, n_features=1):
     """Indices of ``sizes`` grouped into batches of similar size (ascending),
     so that padding every node to its batch's longest wastes little."""
     order = np.argsort(sizes, kind="stable")
     batches, batch, used = [], [], 0
     for i in order.tolist():
         size = sizes[i]
-        if batch and size * (len(batch) + 1) > PAD_RATIO * (used + size) + PAD_SLACK:
+        padded = size * (len(batch) + 1)
+        if batch and (padded > PAD_RATIO * (used + size) + PAD_SLACK
+                      or padded * n_features > BATCH_CELLS):
             batches.append(batch)
             batch, used = [], 0
         batch.append(i)
@@ -467,7 +473,7 @@ class J48Data:
         no running sum, so every number is bit for bit the one-node search's.
         """
         out = [None] * len(nodes)
-        for batch in _batches([len(rows) for rows, _, _, _ in nodes]):
+        for batch in _batches([len(rows) for rows, _, _, _ in nodes], len(self.numeric)):
             for i, cands in zip(batch, self._search([nodes[i] for i in batch])):
                 out[i] = cands
         return out

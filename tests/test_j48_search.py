@@ -194,3 +194,19 @@ def test_the_tree_is_the_same_with_every_cut_scored(monkeypatch):
         assert np.asarray(getattr(fast.tree_, name)).tobytes() == \
             np.asarray(getattr(full.tree_, name)).tobytes(), name
     assert np.array_equal(fast.predict_proba(X), full.predict_proba(X))
+
+
+def test_batches_group_similar_sizes_and_stay_within_the_cell_cap(monkeypatch):
+    sizes = [5, 300, 7, 6, 290, 5000, 310, 8]
+    batches = _j48._batches(sizes)
+    assert sorted(i for b in batches for i in b) == list(range(len(sizes)))
+    for b in batches:  # padding to the longest wastes at most 10% plus 256 rows
+        longest, used = max(sizes[i] for i in b), sum(sizes[i] for i in b)
+        assert longest * len(b) <= _j48.PAD_RATIO * used + _j48.PAD_SLACK
+    assert [sorted(b) for b in batches] == [[0, 2, 3, 7], [1, 4, 6], [5]]
+    # a cap on rows x attributes splits a batch of many similar nodes
+    monkeypatch.setattr(_j48, "BATCH_CELLS", 700 * 3)
+    capped = _j48._batches([100] * 20, n_features=3)
+    assert [len(b) for b in capped] == [7, 7, 6]
+    # a node larger than the cap is searched alone
+    assert _j48._batches([5000, 10], n_features=3) == [[1], [0]]
