@@ -2,6 +2,7 @@
 table for the engine (types, task, encoding of categories, missing values,
 the split)."""
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -308,3 +309,49 @@ def test_prepare_codes_text_labels_once_and_keeps_them_as_text():
     assert len(prep.y_train) + len(prep.y_test) == 30  # the 10 missing targets left out
     assert set(prep.y_train) | set(prep.y_test) == {"a", "b", "c"}
     assert all(type(v) is str for v in prep.y_train)
+
+
+# -- ASCII files are read without decoding the whole text ----------------------------
+
+@functools.lru_cache(maxsize=1)
+def _tricky_ascii_files():
+    """Text files (ASCII) for the fast path: the corpus's, and some whose
+    sniffing depends on the file going on past the first 64 KB."""
+    files = {name: make() for name, make in CORPUS.items()
+             if not name.endswith((".xlsx", ".parquet")) and make().isascii()}
+    rows = "".join(f"{i};{i % 7},5;{'ab'[i % 2]}\n" for i in range(9000))  # > 64 KB
+    files["semicolons_long.csv"] = ("x;y;label\n" + rows).encode()
+    files["quoted_missing.csv"] = (b'a,b,label\n"1.5",,x\n"2",NA,"y, z"\n,3,\n'
+                                   b'4,"",x\n')
+    files["long_header.csv"] = (",".join(f"c{i:06d}" for i in range(12000)) + "\n"
+                                + ",".join("1" for _ in range(12000)) + "\n").encode()
+    files["no_newline.csv"] = b"a,b,label"
+    files["tabs.tsv"] = b"a\tb\tlabel\n1\t2\tx\n3\t4\ty\n"
+    files["crlf_bool.csv"] = b"a,b,label\r\n1,True,x\r\n2,False,y\r\n3,,x\r\n"
+    files["nul_bytes.csv"] = "a,b\n1,2\n".encode("utf-16-le")  # ASCII bytes, binary text
+    files["controls.csv"] = b"a,b\n" + bytes(range(1, 9)) * 200
+    return files
+
+
+@pytest.mark.parametrize("name", sorted(_tricky_ascii_files()))
+def test_ascii_files_read_as_with_the_whole_text_decoded(name, monkeypatch):
+    from dtree.tables import io as table_io
+
+    data = _tricky_ascii_files()[name]
+
+    def read():
+        try:
+            table = read_table(data, name)
+        except DataError as exc:
+            return ("refused", str(exc))
+        return (table.frame, table.notes, table.encoding, table.delimiter)
+
+    fast = read()
+    monkeypatch.setattr(table_io, "_is_ascii", lambda data: False)  # decode_text's path
+    slow = read()
+    if isinstance(fast[0], str):
+        assert fast == slow
+        return
+    pd.testing.assert_frame_equal(fast[0], slow[0])
+    assert fast[1:] == slow[1:]
+

@@ -342,16 +342,35 @@ def sniff_delimiter(text: str, prefer_tab: bool = False) -> str:
 _DELIMITER_NAMES = {",": "comma", "\t": "tab", ";": "semicolon", "|": "vertical bar"}
 
 
+def _is_ascii(data: bytes) -> bool:
+    return data.isascii()
+
+
 def _read_text(data: bytes, prefer_tab: bool) -> Table:
-    text, encoding = decode_text(data)
-    if _is_binary(text):
+    if _is_ascii(data):
+        # ASCII is UTF-8 (what decode_text would say): the checks below read
+        # only the first 64 KB, so the whole text is decoded only if needed
+        # (a header longer than that, or the row-by-row parser below)
+        text, encoding = None, "UTF-8"
+        # (one character more than the sample: sniff_delimiter then knows
+        # whether the file goes on past it, as it would from the whole text)
+        start = data[:_SNIFF_CHARS + 1].decode("ascii")
+    else:
+        text, encoding = decode_text(data)
+        start = text
+
+    def whole_text() -> str:
+        return data.decode("ascii") if text is None else text
+
+    if _is_binary(start):
         raise DataError("This file does not look like text: it contains binary data. "
                         "Upload a CSV, TSV, Excel (.xlsx) or Parquet file.")
-    delim = sniff_delimiter(text, prefer_tab)
+    delim = sniff_delimiter(start, prefer_tab)
     # the header from the first 64 KB (all of the text when no line ends there)
-    head = text[:1 << 16]
+    head = start[:1 << 16]
     try:
-        header = next(csv.reader(io.StringIO(head if "\n" in head else text), delimiter=delim))
+        header = next(csv.reader(io.StringIO(head if "\n" in head else whole_text()),
+                                 delimiter=delim))
     except StopIteration:
         raise DataError("The file has no header row.") from None
     except csv.Error as exc:
@@ -376,7 +395,7 @@ def _read_text(data: bytes, prefer_tab: bool) -> Table:
             return None
 
         try:
-            frame = pd.read_csv(io.StringIO(text), engine="python", on_bad_lines=skip,
+            frame = pd.read_csv(io.StringIO(whole_text()), engine="python", on_bad_lines=skip,
                                 **options)
         except (pd.errors.ParserError, csv.Error, ValueError) as exc:
             raise DataError(f"The file could not be parsed as a table: {exc}") from None
