@@ -355,3 +355,27 @@ def test_ascii_files_read_as_with_the_whole_text_decoded(name, monkeypatch):
     pd.testing.assert_frame_equal(fast[0], slow[0])
     assert fast[1:] == slow[1:]
 
+
+# -- the column summary's distinct counts ---------------------------------------------
+
+def test_summary_counts_distinct_values_as_pandas_does():
+    rng = np.random.default_rng(3)
+    n = 2000
+    frame = pd.DataFrame({
+        "floats": rng.normal(size=n).round(2),
+        "with_nan": np.where(rng.random(n) < 0.2, np.nan, rng.integers(0, 50, n) / 4),
+        "zeros": np.where(rng.random(n) < 0.5, 0.0, -0.0),
+        "infinite": rng.choice([np.inf, -np.inf, 1.0, np.nan], n),
+        "all_nan": np.full(n, np.nan),
+        "ints": rng.integers(-5, 5, n),
+        "uints": rng.integers(0, 300, n).astype(np.uint16),
+        "bools": rng.random(n) < 0.5,
+        "text": rng.choice(["a", "b", None, "c"], n),
+        "nullable": pd.array(rng.integers(0, 3, n), dtype="Int64"),
+        "mixed": rng.choice(np.array([1, "1", 2.5, None], dtype=object), n),
+    })
+    frame.loc[::7, "nullable"] = pd.NA
+    summary = column_summary(frame, {})
+    assert summary["distinct"].tolist() == frame.nunique().tolist()
+    assert summary["missing"].tolist() == frame.isna().sum().tolist()
+    assert summary["distinct"].dtype == np.int64 and summary["missing"].dtype == np.int64
