@@ -379,3 +379,29 @@ def test_summary_counts_distinct_values_as_pandas_does():
     assert summary["distinct"].tolist() == frame.nunique().tolist()
     assert summary["missing"].tolist() == frame.isna().sum().tolist()
     assert summary["distinct"].dtype == np.int64 and summary["missing"].dtype == np.int64
+
+
+def test_the_control_characters_are_those_unicodedata_names():
+    """_is_binary counts the characters of categories Cc, Cs and Co (tab,
+    newline and carriage return excepted) with one regular expression."""
+    import unicodedata
+
+    from dtree.tables import io as table_io
+
+    wanted = {cp for cp in range(0x110000) if chr(cp) not in "\t\n\r"
+              and unicodedata.category(chr(cp)) in ("Cc", "Cs", "Co")}
+    matched = {cp for cp in range(0x110000) if table_io._CONTROLS.fullmatch(chr(cp))}
+    assert matched == wanted
+
+
+@pytest.mark.parametrize("data, blank", [
+    (b" \t\r\n" * 5000, True), (b"\n" * 4096 + b"a,b\n1,2\n", False),
+    (b" " * 5000 + b"a,b\n1,2\n", False), (b"a,b\n1,2\n" + b" " * 9000, False),
+])
+def test_only_blank_files_are_refused_as_blank(data, blank):
+    try:
+        read_table(data, "b.csv")
+        message = ""
+    except DataError as exc:
+        message = str(exc)
+    assert ("only blank space" in message) == blank

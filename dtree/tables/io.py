@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import csv
 import io
-import unicodedata
+import re
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -177,7 +177,8 @@ def read_table(data: bytes, filename: str = "upload.csv") -> Table:
     """Parse an uploaded file.  Raises :class:`DataError` on any problem."""
     if not data:
         raise DataError("The file is empty (0 bytes).")
-    if not data.strip():
+    # (a file whose start is not blank is not: no stripped copy of all of it)
+    if not data[:4096].strip() and not data.strip():
         raise DataError("The file contains only blank space: there is no table in it.")
     suffix = Path(str(filename)).suffix.lower()
     for magic, what in _NOT_TABLES:
@@ -304,13 +305,21 @@ def _looks_chinese(text: str) -> bool:
     return common >= 0.8 * len(wide)
 
 
+#: The characters that Unicode calls control (Cc), surrogate (Cs) or private
+#: use (Co), but for tab, newline and carriage return: ranges the standard
+#: never changes (tests/test_app_io.py checks them against unicodedata).
+#: One regular expression instead of a category lookup per character
+#: (about 20 ms on a 64 KB sample).
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ue000-\uf8ff"
+                       "\U000f0000-\U000ffffd\U00100000-\U0010fffd]")
+
+
 def _is_binary(text: str) -> bool:
     """Text with NULs or many control characters is not a table."""
     sample = text[:_SNIFF_CHARS]
     if "\x00" in sample:
         return True
-    controls = sum(1 for ch in sample
-                   if ch not in "\t\n\r" and unicodedata.category(ch) in ("Cc", "Cs", "Co"))
+    controls = len(_CONTROLS.findall(sample))
     return controls > 0.01 * max(len(sample), 1)
 
 
