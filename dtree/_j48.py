@@ -253,7 +253,8 @@ def _scored_cuts(fi, ii, cs, ws, lw, known_w, gains_at):
     A gain below Weka's 1e-6 is set to 0 (:func:`info_gain`); the chord then
     starts from the largest value that hides (1e-6 over the known weight).
     Weights below 1e-6, which Weka's x log x counts as 0, would break the
-    convexity: rows with any keep every cut.  ``gains_at(sel)`` gives the
+    convexity: rows with any keep every cut, and so do rows whose known
+    weight is below 1, where a gain hidden as 0 could exceed 1e-6.  ``gains_at(sel)`` gives the
     gains of the cuts ``sel``.  Returns the mask and the gains of the cuts
     it keeps."""
     n = len(fi)
@@ -272,6 +273,7 @@ def _scored_cuts(fi, ii, cs, ws, lw, known_w, gains_at):
     inner[1:-1] = (fi[prev] == fi[nxt]) & (
         changes.take(fi[nxt] * m + ii[nxt]) == changes.take(fi[prev] * m + ii[prev] + 1))
     tiny = ((ws > 0) & (ws < SMALL)).any(axis=1)
+    tiny |= known_w < 1.0  # (a hidden gain, below 1e-6 / known, could exceed 1e-6)
     if tiny.any():
         inner &= ~tiny.take(fi)
     keep = ~inner

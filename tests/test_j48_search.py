@@ -54,7 +54,7 @@ def nodes(draw):
     y = np.minimum((np.nan_to_num(X[:, 0], nan=0.0) * k // levels).astype(np.intp), k - 1)
     flip = rng.random(n) < noise
     y[flip] = rng.integers(0, k, size=flip.sum())
-    kind = draw(st.sampled_from(["ones", "fractional", "tiny", "zeros"]))
+    kind = draw(st.sampled_from(["ones", "fractional", "tiny", "zeros", "small"]))
     w = np.ones(n)
     if kind == "fractional":
         w = rng.choice([1.0, 0.5, 0.25, 1 / 3, 0.7], size=n)
@@ -62,7 +62,9 @@ def nodes(draw):
         w[rng.random(n) < 0.2] = 3e-7
     elif kind == "zeros":
         w[rng.random(n) < 0.2] = 0.0
-    M = draw(st.sampled_from([1.0, 2.0, 3.0]))
+    elif kind == "small":  # a node's known weight below 1 (with min_objects below 1)
+        w = rng.uniform(0.005, 0.05, size=n)
+    M = draw(st.sampled_from([1.0, 2.0, 3.0, 0.05]))
     data = _j48.J48Data(X, y, w, np.zeros(F, dtype=bool), [0] * F, k, M)
     out = []
     for _ in range(draw(st.integers(1, 5))):
@@ -210,3 +212,15 @@ def test_batches_group_similar_sizes_and_stay_within_the_cell_cap(monkeypatch):
     assert [len(b) for b in capped] == [7, 7, 6]
     # a node larger than the cap is searched alone
     assert _j48._batches([5000, 10], n_features=3) == [[1], [0]]
+
+
+def test_a_node_whose_known_weight_is_below_1_keeps_every_cut():
+    n = 6
+    fi, ii = np.zeros(n, dtype=np.intp), np.arange(n)
+    cs = np.zeros((1, n + 1), dtype=np.intp)
+    gains = np.array([0.3 - 0.01 * i for i in range(n)])  # (falling: skipped at weight 7)
+    args = (fi, ii, cs, np.full((1, n + 1), 0.1), np.arange(1.0, 7.0)[None, :] / 10)
+    keep, _ = _j48._scored_cuts(*args, np.array([0.7]), lambda sel: gains[sel])
+    assert keep.all()
+    keep, _ = _j48._scored_cuts(*args, np.array([7.0]), lambda sel: gains[sel])
+    assert keep.tolist() == [True] + [False] * 4 + [True]
