@@ -496,8 +496,7 @@ class J48Data:
         totals = np.empty(B)
         sizes = np.empty(B, dtype=np.intp)
         for b, (rows, weights, total, order) in enumerate(nodes):
-            sizes[b] = len(rows)
-            size = len(rows)
+            size = sizes[b] = len(rows)
             rows.take(order, out=sorted_rows[b, :, :size])
             weights.take(order, out=ws[b, :, :size])
             totals[b] = total
@@ -541,7 +540,8 @@ class J48Data:
 
         def gains_at(sel):
             """:func:`info_gain_cuts` of the cuts ``sel`` (indices into fi)."""
-            r, at = fi[sel], fi[sel] * m + ii[sel]
+            r = fi[sel]
+            at = r * m + ii[sel]
             at_cut = np.empty((k, len(sel)))  # (k, cuts)
             for c in range(k):
                 left[c].reshape(-1).take(at, out=at_cut[c], mode="clip")

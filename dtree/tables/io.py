@@ -352,6 +352,8 @@ _DELIMITER_NAMES = {",": "comma", "\t": "tab", ";": "semicolon", "|": "vertical 
 
 
 def _is_ascii(data: bytes) -> bool:
+    # (a function of its own so that tests/test_app_io.py can turn the ASCII
+    # path off and compare it with decode_text's)
     return data.isascii()
 
 
