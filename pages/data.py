@@ -8,11 +8,11 @@ from dtree.tables.dataset import builtin_label, class_counts
 from dtree.tables.io import BUILTIN, DroppedRows
 from dtree.tables.prepare import MAX_CLASSES
 from pages.shared import (current_setup, current_table, identifiers, inferred_task,
-                          inferred_types, lang, md,
-                          prepared, require_frame, said, summary, table_title, tr)
+                          inferred_types, lang, md, require_frame, said, summary,
+                          table_title, tr)
 from pages import imported
 from pages.tables_state import choose_builtin, read_skops, read_upload, source_changed
-from pages.upload_progress import grow_first_tree, read_pending_upload
+from pages.upload_progress import grow_first_tree, prepared_with, read_pending_upload
 from pages.prefetch import prefetch_for_this_session
 
 PREVIEW_ROWS = 200
@@ -102,7 +102,7 @@ elif source == "Upload a file":
     st.caption(words.upload_help(st.get_option("server.maxUploadSize"), lang()))
     progress = read_pending_upload()  # (a new file: read once, here)
 table = current_table()
-prefetch_for_this_session()  # (a small table: the Prune page's work starts now)
+prefetch_for_this_session(early=True)  # (a small table: the Prune page's work starts now)
 if source not in ("scikit-learn tree", "Upload a file"):
     titles = list(BUILTIN)
     current = table.title if table.key.startswith("builtin:") else titles[0]
@@ -223,7 +223,7 @@ b.number_input(tr("Random seed", "随机种子"), 0, 2**31 - 1, 0, key="seed",
                help=tr("The same seed always gives the same split.",
                        "同一个种子总是得到相同的划分。"))
 setup = current_setup(table)
-prep, error = prepared(table, setup)
+prep, error = prepared_with(progress, table, setup)
 if error:
     st.error(md(said(error)), icon=":material/error:")
 else:

@@ -105,16 +105,23 @@ def _work(request, seed):
         _running.release()
 
 
-def prefetch_for_this_session() -> bool:
+def prefetch_for_this_session(early: bool = False) -> bool:
     """:func:`prefetch_pruning` for the session's data and the Grow page's
-    parameters: called by the Data page once the table is in use and at the
-    end of its run, and at the end of the Grow page's run."""
+    parameters: called by the Data page once the table is in use (``early``)
+    and at the end of its run, and at the end of the Grow page's run.
+
+    ``early``: a table of more than :data:`MAX_CELLS` rows is left to the
+    call at the end of the run, which finds it prepared by the page: an
+    early call would prepare it before the page is drawn only to find it too
+    large (a big upload's page would wait for that)."""
     from pages import imported
-    from pages.shared import fit_request
+    from pages.shared import current_table, fit_request
 
     if imported.current() is not None:
         return False
     try:
+        if early and len(current_table().frame) > MAX_CELLS:
+            return False
         request, error = fit_request(**FULL)
         return error is None and prefetch_pruning(request)
     except Exception:  # noqa: BLE001  (work ahead never breaks a page; the page

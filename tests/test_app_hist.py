@@ -116,6 +116,41 @@ def test_a_big_upload_is_read_and_fitted_once_with_its_stages_shown(monkeypatch)
     assert calls == {"read": before["read"] + 1, "fit": before["fit"] + 1}
 
 
+def test_a_big_upload_is_prepared_while_the_browser_draws_its_page(monkeypatch):
+    """The rows are prepared (and the first tree grown) after the page's
+    columns, overview and preview are sent, so that the browser draws them
+    meanwhile; the early prefetch does not prepare a table too large for it."""
+    import streamlit as st
+
+    from dtree.views import datatext
+    from pages import caches
+
+    events = []
+    prepare, dataframe = caches.prepare, st.dataframe
+
+    def logged_prepare(*args, **kwargs):
+        events.append("prepare")
+        return prepare(*args, **kwargs)
+
+    def logged_dataframe(*args, **kwargs):
+        events.append("dataframe")
+        return dataframe(*args, **kwargs)
+
+    monkeypatch.setattr(caches, "prepare", logged_prepare)
+    monkeypatch.setattr(st, "dataframe", logged_dataframe)
+    monkeypatch.setattr(datatext, "BIG_UPLOAD_BYTES", 100_000)
+    at = start(DATA)
+    at.button_group(key="source").set_value("Upload a file").run()
+    events.clear()
+    at.file_uploader(key="upload").set_value(("big.csv", big_csv(70_000), "text/csv")).run()
+    assert_clean(at)  # (70,000 rows: more than the prefetch takes)
+    assert events.count("prepare") == 1, events  # (the split's, after the preview)
+    assert events.index("dataframe") < events.index("prepare"), events
+    lines = [m.value for m in at.markdown if m.value.startswith("✓ ")]
+    assert [line.split()[1] for line in lines] == ["Reading", "Typing", "Preparing", "Growing"]
+    assert at.success, "the split is made"
+
+
 def test_a_small_upload_is_read_without_a_progress_box():
     at = start(DATA)
     upload(at, "small.csv", big_csv(2_000))

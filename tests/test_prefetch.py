@@ -94,3 +94,33 @@ def test_a_memo_that_raises_keeps_nothing():
         pv.memo(owner, "k", lambda: (_ for _ in ()).throw(ValueError("no")))
     assert not pv.has_memo(owner, "k")
     assert pv.memo(owner, "k", lambda: 7) == 7
+
+
+def test_the_data_pages_early_call_leaves_a_long_table_to_the_end_of_the_run(counted,
+                                                                             monkeypatch):
+    """The early call skips a table of more rows than MAX_CELLS without
+    preparing it; the call at the end of the run decides on the prepared
+    rows (here one feature: 112 training cells, within the limit)."""
+    from pages import caches
+
+    prepared = []
+    real = caches.prepare
+    monkeypatch.setattr(caches, "prepare",
+                        lambda *a, **k: prepared.append(1) or real(*a, **k))
+    monkeypatch.setattr(prefetch, "MAX_CELLS", 120)  # (Iris: 150 rows, 112 for training)
+    at = fresh_app()
+    at.switch_page("pages/data.py")
+    at.session_state["feature_mode"] = "choose"
+    at.session_state["features"] = ["petal length (cm)"]
+    calls = []
+    real_call = prefetch.prefetch_for_this_session
+
+    def logged(early=False):
+        calls.append((early, len(prepared)))
+        return real_call(early)
+    monkeypatch.setattr(prefetch, "prefetch_for_this_session", logged)
+    at.run()
+    assert not at.exception
+    assert at.success, "the split is made"
+    assert calls and calls[0] == (True, 0), calls  # nothing prepared for the early call
+    assert prefetch.idle(120) and counted == ["dtree-prefetch"]  # the end's call took it
