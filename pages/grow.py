@@ -30,13 +30,23 @@ if opened is not None:
 
 
 preset, criterion, params = chosen_parameters(opened.task if opened else setup.task)
-sidebar_controls(opened.task if opened else setup.task, preset)
+
+
+def sidebar():
+    """The sidebar's controls: drawn last (their values are read above), so
+    that the browser gets the tree first and draws it before them; and before
+    a page that stops on an error, whose fix may be a parameter."""
+    sidebar_controls(opened.task if opened else setup.task, chosen_preset)
+
+
+chosen_preset = preset  # (an opened tree's preset is renamed below)
 prep, error = (opened.fit.prep, None) if opened else prepared(table, setup)
 if error:
     st.title(tr("Grow", "生长"))
     st.error(md(said(error)), icon=":material/error:")
     st.page_link("pages/data.py", label=tr("Choose the data", "选择数据"),
                  icon=":material/table:")
+    sidebar()
     st.stop()
 if opened is not None:
     fit, error = opened.fit, None
@@ -49,6 +59,7 @@ if error:
     st.title(tr("Grow", "生长"))
     st.error(tr(f"The tree could not be grown: {md(error)}",
                 f"无法生长决策树：{md(said(error))}"), icon=":material/error:")
+    sidebar()
     st.stop()
 model = fit.model
 n_steps = fit.n_steps
@@ -220,5 +231,6 @@ def tree_direction():
 
 
 stepper()
+sidebar()
 
 prefetch_for_this_session()  # (the Prune page's work, ahead, for a small table)

@@ -480,3 +480,44 @@ def test_the_warning_speaks_chinese_too():
     at.session_state["lang"] = "zh"
     at = upload(at.run(), "gaps.csv", "\n".join(rows).encode())
     assert any("有 6 行被舍弃" in w for w in _warnings(at))
+
+
+def test_the_grow_page_sends_its_tree_before_the_sidebar_and_keeps_it_on_an_error(
+        monkeypatch):
+    """The sidebar's controls come last in the Grow page's run (the browser
+    draws the tree first); a page that stops because the tree cannot be
+    grown still has them, since the fix is a parameter."""
+    import streamlit as st
+
+    import pages.shared
+
+    order = []
+    graphviz_chart, sidebar_controls = st.graphviz_chart, pages.shared.sidebar_controls
+
+    def tree(*args, **kwargs):
+        order.append("tree")
+        return graphviz_chart(*args, **kwargs)
+
+    def sidebar(*args, **kwargs):
+        order.append("sidebar")
+        return sidebar_controls(*args, **kwargs)
+
+    monkeypatch.setattr(st, "graphviz_chart", tree)
+    monkeypatch.setattr(pages.shared, "sidebar_controls", sidebar)
+    at = start()
+    order.clear()
+    at.run()
+    assert_clean(at)
+    assert order == ["tree", "sidebar"], order
+    # a numeric target with gaps in its feature: absolute error refuses them
+    rows = "\n".join(f"{'' if i % 5 == 0 else i},{i * 1.5}" for i in range(60))
+    upload(at, "gaps.csv", f"x,y\n{rows}\n".encode())
+    at.switch_page(GROW).run()
+    at.selectbox(key="criterion").set_value("absolute_error").run()
+    assert_clean(at)
+    assert any("could not be grown" in e.value for e in at.error)
+    assert at.selectbox(key="criterion").value == "absolute_error"  # the sidebar is there
+    at.selectbox(key="criterion").set_value("squared_error").run()
+    assert_clean(at)
+    assert not at.error
+    assert order[-2:] == ["tree", "sidebar"], order
