@@ -30,6 +30,7 @@ if opened is not None:
 
 
 preset, criterion, params = chosen_parameters(opened.task if opened else setup.task)
+chosen_preset = preset  # (an opened tree's preset is renamed below)
 
 
 def sidebar():
@@ -39,7 +40,6 @@ def sidebar():
     sidebar_controls(opened.task if opened else setup.task, chosen_preset)
 
 
-chosen_preset = preset  # (an opened tree's preset is renamed below)
 prep, error = (opened.fit.prep, None) if opened else prepared(table, setup)
 if error:
     st.title(tr("Grow", "生长"))
