@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from pages.shared import HIST_ROWS
-from tests.test_app_pages import DATA, GROW, assert_clean, start, upload
+from tests.test_app_pages import DATA, GROW, assert_clean, log_calls, start, upload
 
 
 def big_csv(rows):
@@ -126,18 +126,8 @@ def test_a_big_upload_is_prepared_while_the_browser_draws_its_page(monkeypatch):
     from pages import caches
 
     events = []
-    prepare, dataframe = caches.prepare, st.dataframe
-
-    def logged_prepare(*args, **kwargs):
-        events.append("prepare")
-        return prepare(*args, **kwargs)
-
-    def logged_dataframe(*args, **kwargs):
-        events.append("dataframe")
-        return dataframe(*args, **kwargs)
-
-    monkeypatch.setattr(caches, "prepare", logged_prepare)
-    monkeypatch.setattr(st, "dataframe", logged_dataframe)
+    log_calls(monkeypatch, events, caches, "prepare", "prepare")
+    log_calls(monkeypatch, events, st, "dataframe", "dataframe")
     monkeypatch.setattr(datatext, "BIG_UPLOAD_BYTES", 100_000)
     at = start(DATA)
     at.button_group(key="source").set_value("Upload a file").run()

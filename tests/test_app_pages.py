@@ -27,6 +27,17 @@ def assert_clean(at):
     assert not at.exception, [e.message for e in at.exception]
 
 
+def log_calls(monkeypatch, log, owner, name, label):
+    """Replace ``owner.name`` with a wrapper that appends ``label`` to
+    ``log`` before each call (the order in which a page does things)."""
+    real = getattr(owner, name)
+
+    def logged(*args, **kwargs):
+        log.append(label)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(owner, name, logged)
+
+
 def dot(at):
     charts = at.get("graphviz_chart")
     assert charts, "no tree drawn"
@@ -492,18 +503,8 @@ def test_the_grow_page_sends_its_tree_before_the_sidebar_and_keeps_it_on_an_erro
     import pages.shared
 
     order = []
-    graphviz_chart, sidebar_controls = st.graphviz_chart, pages.shared.sidebar_controls
-
-    def tree(*args, **kwargs):
-        order.append("tree")
-        return graphviz_chart(*args, **kwargs)
-
-    def sidebar(*args, **kwargs):
-        order.append("sidebar")
-        return sidebar_controls(*args, **kwargs)
-
-    monkeypatch.setattr(st, "graphviz_chart", tree)
-    monkeypatch.setattr(pages.shared, "sidebar_controls", sidebar)
+    log_calls(monkeypatch, order, st, "graphviz_chart", "tree")
+    log_calls(monkeypatch, order, pages.shared, "sidebar_controls", "sidebar")
     at = start()
     order.clear()
     at.run()
