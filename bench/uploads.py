@@ -57,9 +57,9 @@ ROOT = Path(__file__).resolve().parents[1]  # (the app's folder: its .streamlit/
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.conftest import (CHROMIUM, CHROMIUM_ARGS, _free_port,  # noqa: E402
-                                    _healthy, expect_rerun, open_app, wait_for_app,
-                                    wait_for_rerun)
+from tests.browser.conftest import (_APP_SETTLED_JS, CHROMIUM, CHROMIUM_ARGS,  # noqa: E402
+                                    _free_port, _healthy, expect_rerun, open_app,
+                                    wait_for_app, wait_for_rerun)
 
 BARE_PAGE = 'import streamlit as st\nst.write("bare page ready")\n'
 BARE_UPLOAD = """import io
@@ -73,15 +73,13 @@ if up is not None:
 NODES = '[data-testid="stGraphVizChart"] svg g.node'
 DRAWN = """() => {
   const visible = (el) => el.offsetParent !== null;
-  const app = document.querySelector('[data-testid="stApp"]');
   const plots = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].filter(visible);
   const graphs = [...document.querySelectorAll('[data-testid="stGraphVizChart"]')]
     .filter(visible);
   return plots.length > 0 && graphs.length > 0
     && plots.every((p) => p.querySelector('.main-svg'))
     && graphs.every((g) => g.querySelector('svg g.node'))
-    && app.getAttribute('data-test-script-state') === 'notRunning'
-    && document.querySelector('[data-testid="stSkeleton"]') === null;
+    && (""" + _APP_SETTLED_JS + """)();
 }"""
 #: One of the Prune page's own charts drawn (by their keys: the Data page
 #: left behind has a chart too, its class balance).
@@ -90,13 +88,9 @@ FIRST_CHART = """() => !!document.querySelector(
 TREE_DRAWN = f"() => !!document.querySelector('{NODES}')"
 #: The Data page finished with ``name``'s table in use (the same condition as
 #: :func:`upload_in_app`'s waits, checked in the page).
-DATA_DONE = """() => {
-  const app = document.querySelector('[data-testid="stApp"]');
-  return document.body.innerText.includes(NAME + ' —')
-    && [...document.querySelectorAll('a')].some((a) => a.innerText.includes('Grow the tree'))
-    && app.getAttribute('data-test-script-state') === 'notRunning'
-    && document.querySelector('[data-testid="stSkeleton"]') === null;
-}"""
+DATA_DONE = """() => document.body.innerText.includes(NAME + ' —')
+  && [...document.querySelectorAll('a')].some((a) => a.innerText.includes('Grow the tree'))
+  && (""" + _APP_SETTLED_JS + """)()"""
 #: An in-page stopwatch: from the first ``event`` anywhere in the page (the
 #: uploader's "change", a link's "click"; capture phase) to the first
 #: animation frame after it in which ``condition`` holds, the way the bare
@@ -219,16 +213,15 @@ def bare_upload_s(browser, url: str, csv: Path, rows: int) -> tuple[float, float
     return in_page, took
 
 
-def upload_in_app(page, url: str, csv: Path, clocked: bool = False):
+def upload_in_app(page, url: str, csv: Path) -> tuple[float, float]:
     """Open the Data page, choose "Upload a file", hand it ``csv``; seconds from
-    the file handed over to the Data page's run finished with the table read
-    (``clocked``: (by the page's clock, as seen from here))."""
+    the file handed over to the Data page's run finished with the table read:
+    by the page's clock, and as seen from here."""
     open_app(page, url + "/data")
     expect_rerun(page)
     page.get_by_text("Upload a file").click()
     wait_for_rerun(page)
-    if clocked:
-        arm(page, "change", DATA_DONE.replace("NAME", json.dumps(csv.name)), "data_page")
+    arm(page, "change", DATA_DONE.replace("NAME", json.dumps(csv.name)), "data_page")
     start = time.monotonic()
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(csv))
     page.wait_for_function("(name) => document.body.innerText.includes(name + ' —')",
@@ -236,7 +229,7 @@ def upload_in_app(page, url: str, csv: Path, clocked: bool = False):
     page.get_by_role("link", name="Grow the tree").wait_for()  # the split is made
     wait_for_app(page)
     took = time.monotonic() - start
-    return (clock(page, "data_page"), took) if clocked else took
+    return clock(page, "data_page"), took
 
 
 def go(page, name: str) -> float:
@@ -250,7 +243,7 @@ def go(page, name: str) -> float:
 def first_tree(browser, server: Server, csv: Path) -> dict:
     context, page = new_page(browser)
     cpu = server.cpu_s()
-    read, read_seen = upload_in_app(page, server.url, csv, clocked=True)
+    read, read_seen = upload_in_app(page, server.url, csv)
     cpu_read = server.cpu_s()
     arm(page, "click", TREE_DRAWN, "grow")
     start = go(page, "Grow")
@@ -270,7 +263,7 @@ def first_tree(browser, server: Server, csv: Path) -> dict:
 
 def prune_open(browser, server: Server, csv: Path) -> dict:
     context, page = new_page(browser)
-    read = upload_in_app(page, server.url, csv)
+    read, _ = upload_in_app(page, server.url, csv)
     cpu = server.cpu_s()
     arm(page, "click", FIRST_CHART, "prune_chart")
     arm(page, "click", DRAWN, "prune_drawn")
