@@ -102,11 +102,10 @@ def test_the_data_pages_early_call_leaves_a_long_table_to_the_end_of_the_run(cou
     preparing it; the call at the end of the run decides on the prepared
     rows (here one feature: 112 training cells, within the limit)."""
     from pages import caches
+    from tests.test_app_pages import log_calls
 
     prepared = []
-    real = caches.prepare
-    monkeypatch.setattr(caches, "prepare",
-                        lambda *a, **k: prepared.append(1) or real(*a, **k))
+    log_calls(monkeypatch, prepared, caches, "prepare", "prepare")
     monkeypatch.setattr(prefetch, "MAX_CELLS", 120)  # (Iris: 150 rows, 112 for training)
     at = fresh_app()
     at.switch_page("pages/data.py")
