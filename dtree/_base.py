@@ -228,7 +228,8 @@ def unique_inverse(y):
 
 def as_sample_weight(sample_weight, n_samples):
     if sample_weight is None:
-        return np.ones(n_samples)
+        # every row weighs 1: one value seen n times (read-only, no n floats)
+        return np.broadcast_to(np.float64(1.0), (n_samples,))
     if isinstance(sample_weight, numbers.Number):
         return np.full(n_samples, float(sample_weight))
     w = np.asarray(sample_weight, dtype=np.float64)
