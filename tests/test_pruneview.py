@@ -506,3 +506,32 @@ def test_tree_direction_follows_the_layout_choice(depth2):
                                    compact=True)
         assert fitted == fitting_direction(pv.tree_dot(model, model.tree_, fontsize=20,
                                                        compact=True)[0])
+
+
+def test_long_lines_are_drawn_without_a_marker_per_point():
+    """Up to viz.MARKED_POINTS points a line marks each one; beyond, the line
+    alone (every point still in the trace), while the single marked points
+    (the 1-SE choice, the minimum) keep theirs; the invisible trace that makes
+    Plotly draw the top axis has two points, not one per tree."""
+    from dtree.views.viz import MARKED_POINTS
+
+    def lines(seq, cv):
+        return [pv.path_figure(seq).data[0], pv.leaves_figure(seq).data[0],
+                trace(pv.error_figure(cv), "training"),
+                trace(pv.error_figure(cv), "5-fold CV ± 1 SE")]
+
+    X, y = make_classification(n_samples=3000, n_features=6, flip_y=0.3, random_state=0)
+    big = DecisionTreeClassifier(random_state=0).fit(X, y)
+    small = DecisionTreeClassifier(random_state=0, max_leaf_nodes=12).fit(X, y)
+    for est, marked in ((big, False), (small, True)):
+        seq = pruning_sequence(est.tree_)
+        cv = ccp_cross_validate(est, X, y, cv=5, random_state=0)
+        assert (len(cv) <= MARKED_POINTS) == marked
+        assert (len(seq.ccp_alphas) <= MARKED_POINTS) == marked
+        for line in lines(seq, cv):
+            assert line.mode == ("lines+markers" if marked else "lines")
+            assert len(line.y) in (len(cv), len(seq.ccp_alphas))
+        fig = pv.error_figure(cv)
+        assert trace(fig, "1-SE choice").mode == "markers"
+        top = [t for t in fig.data if t.xaxis == "x2"]
+        assert len(top) == 1 and list(top[0].x) == [0, len(cv) - 1]

@@ -42,6 +42,7 @@ import numpy as np
 
 from .. import NUMERIC, OKABE_ITO, branch_labels, make_criterion
 from .explain import encode, score_path
+from .viz import line_mode
 
 #: One colour per configuration (charts, column headers): blue, vermillion,
 #: bluish green, orange.  Reddish purple marks the node where the trees part.
@@ -689,14 +690,14 @@ def scores_figure(profiles, labels, step, metric="accuracy", lang="en"):
         leaves, s_train, s_test = profile.step_scores
         for col, x, tr_y, te_y in ((1, depths, d_train, d_test), (2, leaves, s_train, s_test)):
             fig.add_trace(go.Scatter(
-                x=x, y=tr_y, mode="lines+markers", name=name, legendgroup=str(i),
+                x=x, y=tr_y, mode=line_mode(len(x)), name=name, legendgroup=str(i),
                 showlegend=col == 1, line={"color": colour, "width": width},
                 marker={"size": 4 + width},
                 hovertemplate=f"{name}<br>{train_name}: %{{y:.3f}}<extra></extra>"),
                 row=1, col=col)
             if np.isfinite(te_y).any():
                 fig.add_trace(go.Scatter(
-                    x=x, y=te_y, mode="lines+markers", name=name, legendgroup=str(i),
+                    x=x, y=te_y, mode=line_mode(len(x)), name=name, legendgroup=str(i),
                     showlegend=False, line={"color": colour, "width": width, "dash": "dash"},
                     marker={"size": 4 + width, "symbol": "diamond"},
                     hovertemplate=f"{name}<br>{test_name}: %{{y:.3f}}<extra></extra>"),

@@ -26,7 +26,8 @@ import pandas as pd
 
 from .. import OKABE_ITO, distinct_subtrees
 from .explain import SYMBOL, leaves_under
-from .viz import FONT_SIZE, JUST_SPLIT, _layout, drawn_dot, fitting_direction, tree_font_size
+from .viz import (FONT_SIZE, JUST_SPLIT, _layout, drawn_dot, fitting_direction, line_mode,
+                  tree_font_size)
 
 #: Removed nodes and edges in the full tree: a light fill, grey text and border.
 GREY_FILL = "#EEEEEE"
@@ -258,7 +259,7 @@ def path_figure(seq, alpha=None, lang="en", height=400):
     import plotly.graph_objects as go
 
     fig = go.Figure(go.Scatter(
-        x=seq.ccp_alphas, y=seq.impurities, mode="lines+markers", line_shape="hv",
+        x=seq.ccp_alphas, y=seq.impurities, mode=line_mode(len(seq.ccp_alphas)), line_shape="hv",
         line={"color": TRAIN_COLOUR, "width": 3}, marker={"size": 8},
         name="R(T)", hovertemplate="α = %{x:.4g}<br>R(T) = %{y:.4g}<extra></extra>"))
     _alpha_line(fig, alpha)
@@ -274,7 +275,7 @@ def leaves_figure(seq, alpha=None, lang="en", height=400):
     import plotly.graph_objects as go
 
     fig = go.Figure(go.Scatter(
-        x=seq.ccp_alphas, y=seq.n_leaves, mode="lines+markers", line_shape="hv",
+        x=seq.ccp_alphas, y=seq.n_leaves, mode=line_mode(len(seq.ccp_alphas)), line_shape="hv",
         line={"color": OKABE_ITO[2], "width": 3}, marker={"size": 8}, name="|T|",
         hovertemplate="α = %{x:.4g}<br>|T| = %{y}<extra></extra>"))
     _alpha_line(fig, alpha)
@@ -320,20 +321,21 @@ def error_figure(cv, holdout=None, alpha=None, lang="en", regression=False, heig
     metric = _t(lang, "mean squared error", "均方误差") if regression else \
         _t(lang, "misclassification rate", "误分类率")
     best, limit, chosen = one_se_rule(cv)
+    mode = line_mode(len(data))
     fig = go.Figure()
     hover = "T_%{x}: %{y:.4g}<extra>%{fullData.name}</extra>"
-    fig.add_trace(go.Scatter(x=x, y=data["train_error"], mode="lines+markers",
+    fig.add_trace(go.Scatter(x=x, y=data["train_error"], mode=mode,
                              name=_t(lang, "training", "训练集"), hovertemplate=hover,
                              line={"color": TRAIN_COLOUR, "width": 3}, marker={"size": 8}))
     fig.add_trace(go.Scatter(
-        x=x, y=data["cv_error"], mode="lines+markers",
+        x=x, y=data["cv_error"], mode=mode,
         name=_t(lang, f"{cv.attrs.get('cv', '')}-fold CV ± 1 SE",
                 f"{cv.attrs.get('cv', '')} 折交叉验证 ± 1 SE"),
         error_y={"type": "data", "array": data["cv_se"], "visible": True, "thickness": 2,
                  "width": 6},
         hovertemplate=hover, line={"color": CV_COLOUR, "width": 3}, marker={"size": 9}))
     if data["test_error"].notna().any():
-        fig.add_trace(go.Scatter(x=x, y=data["test_error"], mode="lines+markers",
+        fig.add_trace(go.Scatter(x=x, y=data["test_error"], mode=mode,
                                  name=_t(lang, "test", "测试集"), hovertemplate=hover,
                                  line={"color": TEST_COLOUR, "width": 3, "dash": "dot"},
                                  marker={"size": 8, "symbol": "square"}))
@@ -358,8 +360,9 @@ def error_figure(cv, holdout=None, alpha=None, lang="en", regression=False, heig
         fig.add_vline(x=max(at, 0), line={"color": "#000", "width": 2, "dash": "dot"})
     labels = alpha_labels(data["alpha"])
     # the number of leaves on a second x axis along the top (an invisible trace
-    # makes Plotly draw it)
-    fig.add_trace(go.Scatter(x=x, y=data["cv_error"], xaxis="x2", mode="markers",
+    # makes Plotly draw it; its ticks and range are set below, so two points do)
+    ends = [0, len(data) - 1]
+    fig.add_trace(go.Scatter(x=ends, y=data["cv_error"].iloc[ends], xaxis="x2", mode="markers",
                              marker={"opacity": 0}, hoverinfo="skip", showlegend=False))
     span = [-0.5, len(data) - 0.5]
     _big(fig, height, _t(lang, "Error of each pruned tree T_k", "每棵剪枝子树 T_k 的误差"),

@@ -417,14 +417,26 @@ def tree_figure(tree, model, selected=None, height=380, lang="en"):
     return fig
 
 
+#: A line chart marks each of its points while it has at most this many: more
+#: markers would overlap into a thick band, and each one is an SVG element
+#: that the browser draws (hundreds of them cost a Prune page a second).
+MARKED_POINTS = 150
+
+
+def line_mode(n_points: int) -> str:
+    """A Scatter trace's mode for a line of ``n_points`` points: with a marker
+    per point up to :data:`MARKED_POINTS`, the line alone beyond (hovering
+    still names each point)."""
+    return "lines+markers" if n_points <= MARKED_POINTS else "lines"
+
+
 def gain_curve_figure(curve, feature, chosen=None, value="gain", label="gain", lang="en"):
     """Gain (or gain ratio) against every threshold of one feature (``label``
     names the value, in the figure's language)."""
     import plotly.graph_objects as go
 
     ok = curve["allowed"].to_numpy(bool)
-    # markers only while there are few thresholds (thousands of SVG markers are slow)
-    mode = "lines+markers" if len(curve) <= 150 else "lines"
+    mode = line_mode(len(curve))
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=curve["threshold"][ok], y=curve[value][ok], mode=mode,
                              name=label, line={"color": OKABE_ITO[4], "width": 3},
@@ -482,11 +494,11 @@ def score_figure(train, test, step, metric="accuracy", lang="en"):
 
     steps = np.arange(len(train))
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=steps, y=train, mode="lines+markers",
+    fig.add_trace(go.Scatter(x=steps, y=train, mode=line_mode(len(steps)),
                              name=_say(lang, "train", "训练集"),
                              line={"color": OKABE_ITO[4], "width": 3}))
     if len(test) and np.isfinite(test).any():
-        fig.add_trace(go.Scatter(x=steps, y=test, mode="lines+markers",
+        fig.add_trace(go.Scatter(x=steps, y=test, mode=line_mode(len(steps)),
                                  name=_say(lang, "test", "测试集"),
                                  line={"color": OKABE_ITO[5], "width": 3, "dash": "dot"}))
     fig.add_vline(x=step, line={"color": "#000", "width": 2},
