@@ -73,10 +73,13 @@ if up is not None:
 NODES = '[data-testid="stGraphVizChart"] svg g.node'
 #: conftest's "every visible chart and tree drawn, the run settled", with at
 #: least one visible chart and one visible tree (the Prune page's, not yet
-#: a page between two runs)
+#: a page between two runs).  The conditions below check the run's state
+#: first: they are evaluated in every animation frame, and while the script
+#: runs that cheap check ends them before any layout is forced or text read.
 DRAWN = """() => {
   const visible = (el) => el.offsetParent !== null;
-  return [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].some(visible)
+  return (""" + _APP_SETTLED_JS + """)()
+    && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].some(visible)
     && [...document.querySelectorAll('[data-testid="stGraphVizChart"]')].some(visible)
     && (""" + _DRAWN_JS + """)();
 }"""
@@ -87,9 +90,9 @@ FIRST_CHART = """() => !!document.querySelector(
 TREE_DRAWN = f"() => !!document.querySelector('{NODES}')"
 #: The Data page finished with ``name``'s table in use (the same condition as
 #: :func:`upload_in_app`'s waits, checked in the page).
-DATA_DONE = """() => document.body.innerText.includes(NAME + ' —')
+DATA_DONE = """() => (""" + _APP_SETTLED_JS + """)()
   && [...document.querySelectorAll('a')].some((a) => a.innerText.includes('Grow the tree'))
-  && (""" + _APP_SETTLED_JS + """)()"""
+  && document.body.innerText.includes(NAME + ' —')"""
 #: An in-page stopwatch: from the first ``event`` anywhere in the page (the
 #: uploader's "change", a link's "click"; capture phase) to the first
 #: animation frame after it in which ``condition`` holds, the way the bare

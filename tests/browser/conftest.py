@@ -327,6 +327,8 @@ def wait_for_rerun(page, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
 
 
 _DRAWN_JS = """() => {
+  // (the cheap check first: while the script runs, no layout is forced)
+  if (!(""" + _APP_SETTLED_JS + """)()) return false;
   const visible = (el) => el.offsetParent !== null;
   const plots = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].filter(visible);
   const graphs = [...document.querySelectorAll('[data-testid="stGraphVizChart"]')]
