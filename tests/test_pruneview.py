@@ -515,11 +515,6 @@ def test_long_lines_are_drawn_without_a_marker_per_point():
     Plotly draw the top axis has two points, not one per tree."""
     from dtree.views.viz import MARKED_POINTS
 
-    def lines(seq, cv):
-        return [pv.path_figure(seq).data[0], pv.leaves_figure(seq).data[0],
-                trace(pv.error_figure(cv), "training"),
-                trace(pv.error_figure(cv), "5-fold CV ± 1 SE")]
-
     X, y = make_classification(n_samples=3000, n_features=6, flip_y=0.3, random_state=0)
     big = DecisionTreeClassifier(random_state=0).fit(X, y)
     small = DecisionTreeClassifier(random_state=0, max_leaf_nodes=12).fit(X, y)
@@ -528,10 +523,13 @@ def test_long_lines_are_drawn_without_a_marker_per_point():
         cv = ccp_cross_validate(est, X, y, cv=5, random_state=0)
         assert (len(cv) <= MARKED_POINTS) == marked
         assert (len(seq.ccp_alphas) <= MARKED_POINTS) == marked
-        for line in lines(seq, cv):
-            assert line.mode == ("lines+markers" if marked else "lines")
-            assert len(line.y) in (len(cv), len(seq.ccp_alphas))
         fig = pv.error_figure(cv)
+        lines = [(pv.path_figure(seq).data[0], len(seq.ccp_alphas)),
+                 (pv.leaves_figure(seq).data[0], len(seq.ccp_alphas)),
+                 (trace(fig, "training"), len(cv)), (trace(fig, "5-fold CV ± 1 SE"), len(cv))]
+        for line, n_points in lines:
+            assert line.mode == ("lines+markers" if marked else "lines")
+            assert len(line.y) == n_points
         assert trace(fig, "1-SE choice").mode == "markers"
         top = [t for t in fig.data if t.xaxis == "x2"]
         assert len(top) == 1 and list(top[0].x) == [0, len(cv) - 1]
