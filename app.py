@@ -72,11 +72,17 @@ if presenting():
 html { font-size: 22px; }
 [data-testid='stSidebar'], [data-testid='stSidebarCollapsedControl'],
 [data-testid='stExpandSidebarButton'], [data-testid='stHeader'] { display: none !important; }
-[data-testid='stMainBlockContainer'] { max-width: 100%; padding: 0.4rem 1rem 1rem 1rem; }
+/* the bottom padding lets the end of a long page scroll clear of the
+   presenter switch and the keys legend, which float over the bottom corners */
+[data-testid='stMainBlockContainer'] { max-width: 100%; padding: 0.4rem 1rem 2.4rem 1rem; }
 [data-testid='stMainBlockContainer'] [data-testid='stVerticalBlock'] { gap: 0.45rem; }
+/* the two floating controls are opaque cards: what scrolls under them is
+   hidden, not mixed with their words */
+.st-key-presenter_switch, [class*='st-key-keys_legend'] { background: #fff;
+  border: 1px solid rgba(49, 51, 63, 0.2); border-radius: 0.5rem;
+  box-shadow: 0 1px 4px rgba(0, 0, 0, 0.12); }
 .st-key-presenter_switch { position: fixed; bottom: 0.1rem; left: 0.6rem; width: auto;
-  z-index: 999990; background: rgba(255,255,255,0.85); border-radius: 0.5rem;
-  padding: 0 0.4rem; }
+  z-index: 999990; padding: 0 0.4rem; }
 .st-key-presenter_switch label p { font-size: 0.55rem; }
 /* a folded panel's header starts right of the presenter switch below it */
 [data-testid='stExpander'] summary { padding-left: 7.5rem; }
@@ -84,9 +90,9 @@ html { font-size: 22px; }
   background: rgba(255,255,255,0.92); }
 [class*='st-key-stepbar'] p { font-size: 0.75rem; }
 [class*='st-key-stepbar'] button { min-height: 2rem; padding: 0.1rem 0.5rem; }
-[class*='st-key-keys_legend'] { position: fixed; bottom: 0.2rem; right: 0.6rem; width: auto;
-  z-index: 999990; opacity: 0.75; }
-[class*='st-key-keys_legend'] p { font-size: 0.55rem; }
+[class*='st-key-keys_legend'] { position: fixed; bottom: 0.1rem; right: 0.6rem; width: auto;
+  z-index: 999990; padding: 0.1rem 0.4rem; }
+[class*='st-key-keys_legend'] p { font-size: 0.55rem; color: rgba(49, 51, 63, 0.75); }
 .st-key-narration p { font-size: 0.75rem; line-height: 1.35; }
 .st-key-narration { max-height: 2.1rem; overflow-y: auto; }
 /* the tree's element as wide as the box and the drawing centred in it

@@ -136,7 +136,7 @@ def ccp_view():
                          icon=":material/show_chart:") if present else st.container()
     about.subheader(tr("Minimal cost-complexity pruning", "代价复杂度剪枝（CART）"))
     about.markdown(say("ccp"))
-    about.latex(words.CCP_LATEX)
+    about.latex(words.ccp_latex(narrow=present))
     with about:
         if len(prep.y_train):
             cv = cross_validated(fold_choice())

@@ -132,8 +132,18 @@ STEP_BUTTONS = {
             ("Last decision (the root)", "最后一个决定（根结点）")),
 }
 
-CCP_LATEX = (r"C_\alpha(T) = R(T) + \alpha|T|,\qquad R(t) = \frac{N_t}{N}\,I(t),\qquad "
-             r"g(t) = \frac{R(t) - R(T_t)}{|T_t| - 1}")
+#: The cost-complexity measure, a node's cost and its weakest-link value g(t).
+CCP_FORMULAS = (r"C_\alpha(T) = R(T) + \alpha|T|", r"R(t) = \frac{N_t}{N}\,I(t)",
+                r"g(t) = \frac{R(t) - R(T_t)}{|T_t| - 1}")
+
+
+def ccp_latex(narrow: bool = False) -> str:
+    """:data:`CCP_FORMULAS` in one row, or one below the other for a narrow
+    place such as the presenter's Charts popover, where one row is wider
+    than the box at the projector's type size."""
+    if narrow:
+        return r"\begin{gathered}" + r"\\[0.3em]".join(CCP_FORMULAS) + r"\end{gathered}"
+    return r",\qquad ".join(CCP_FORMULAS)
 
 
 def text(name: str, lang: str = "en") -> str:

@@ -9,7 +9,8 @@ import re
 
 import pytest
 
-from tests.browser.conftest import APP_PATH, ARTIFACTS, open_app, serve, wait_for_app
+from tests.browser.conftest import (APP_PATH, ARTIFACTS, open_app, serve, wait_for_app,
+                                    wait_for_drawn)
 
 SHOTS = ARTIFACTS / "presenter"
 NODES = '[data-testid="stGraphVizChart"] svg g.node'
@@ -198,3 +199,88 @@ def test_presenter_mode_fits_the_tree_and_the_controls_in_the_window(page, app_u
             assert abs(middle - width / 2) <= 12, (name, middle, tree)
         assert page.locator(EXCEPTION).count() == 0
         page.screenshot(path=str(SHOTS / f"{name}-{lang}-{width}x{height}.png"))
+
+
+# -- the floating controls and the formulas ------------------------------------------------
+
+#: Scroll the page to its end; then the bottom of its last block, and the top
+#: and background of the presenter switch and the keys legend, which float over
+#: the window's bottom corners.
+AT_THE_END = """() => {
+  const inner = document.querySelector('[data-testid="stMainBlockContainer"]');
+  let scroller = inner;
+  while (scroller && !(scroller.scrollHeight > scroller.clientHeight + 1
+                       && getComputedStyle(scroller).overflowY !== 'visible')) {
+    scroller = scroller.parentElement;
+  }
+  scroller = scroller || document.scrollingElement;
+  scroller.scrollTop = scroller.scrollHeight;
+  return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => {
+    const floating = [...document.querySelectorAll(
+      '.st-key-presenter_switch, [class*="st-key-keys_legend"]')];
+    let bottom = 0;
+    for (const block of inner.querySelectorAll(':scope > [data-testid="stVerticalBlock"] > *')) {
+      if (floating.some((f) => f.contains(block))) continue;
+      const r = block.getBoundingClientRect();
+      if (r.height > 0) bottom = Math.max(bottom, r.bottom);
+    }
+    done({bottom, floating: floating.map((f) => ({
+      top: f.getBoundingClientRect().top, background: getComputedStyle(f).backgroundColor}))});
+  })));
+}"""
+
+
+def open_presenting(page, url):
+    """Open ``url`` (with ``present=true``) once the frame has drawn its switch:
+    a server's very first run of a page's URL runs without the frame and
+    then again with it (see ``pages.session.require_frame``)."""
+    open_app(page, url)
+    page.locator(".st-key-presenter_switch").wait_for()
+    wait_for_drawn(page)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_end_of_a_page_scrolls_clear_of_the_floating_controls(page, app_url, lang, size):
+    """The presenter switch and the keys legend float over the bottom corners:
+    they are opaque (what passes under them is hidden, not mixed with their
+    words), and every page's last block scrolls up clear of them."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    for path in ("/learn?", "/data?", "/compare?data=wine&", "/prune?data=wine&"):
+        open_presenting(page, f"{app_url}{path}present=true&lang={lang}")
+        measured = page.evaluate(AT_THE_END)
+        assert measured["floating"], path
+        for control in measured["floating"]:
+            assert control["background"] == "rgb(255, 255, 255)", (path, control)
+            assert measured["bottom"] <= control["top"], (path, measured)
+        assert page.locator(EXCEPTION).count() == 0
+
+
+#: The popover and its formulas have their final size: KaTeX's fonts are
+#: loaded and no width changed between two animation frames.
+STILL = """() => document.fonts.status === 'loaded' && new Promise((done) => {
+  const widths = () => [...document.querySelectorAll(
+    '[data-testid="stPopoverBody"], [data-testid="stPopoverBody"] .katex-display')]
+    .map((el) => [el.getBoundingClientRect().width, el.scrollWidth].join()).join();
+  const before = widths();
+  requestAnimationFrame(() => requestAnimationFrame(() => done(widths() === before)));
+})"""
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_pruning_formulas_fit_the_presenters_charts_popover(page, app_url, lang, size):
+    """In presenter mode the cost-complexity formulas sit in the narrow Charts
+    popover at the projector's type size: no formula is wider than its box
+    (KaTeX would clip it and scroll it sideways)."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    open_presenting(page, f"{app_url}/prune?data=wine&present=true&lang={lang}")
+    page.get_by_role("button", name="Charts" if lang == "en" else "图表").first.click()
+    formulas = page.locator('[data-testid="stPopoverBody"] .katex-display')
+    formulas.first.wait_for()
+    page.wait_for_function(STILL)  # (the popover opened, KaTeX's fonts in)
+    widths = formulas.evaluate_all("(all) => all.map((k) => [k.scrollWidth, k.clientWidth])")
+    assert widths
+    for scroll_width, width in widths:
+        assert scroll_width <= width + 4, widths  # (a glyph's overhang: a few px)
+    page.screenshot(path=str(SHOTS / f"prune-charts-popover-{lang}-{size[0]}x{size[1]}.png"))
