@@ -46,12 +46,18 @@ ratios; ``--repeat`` runs, capped at 3, the median reported).
 
 ``--only fit``, ``--only pruning``, ``--only missing``, ``--only criteria``,
 ``--only hist`` or ``--only uploads`` runs one table.
+
+Everything printed is also written to ``bench/artifacts/bench.md`` (one
+table alone: ``bench-<table>.md``): the tables in Markdown, as the README
+shows them.
 """
 
 import argparse
+import io
 import platform
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -63,6 +69,8 @@ from sklearn.datasets import make_classification  # noqa: E402
 from sklearn.tree import DecisionTreeClassifier as SkTree  # noqa: E402
 
 from dtree import DecisionTreeClassifier, pruning_path  # noqa: E402
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
 CASES = [
     ("2k × 10", 2_000, None),
@@ -80,13 +88,48 @@ def best_of(fn, repeat):
     return min(times)
 
 
+class _Tee(io.TextIOBase):
+    """A text stream writing to each of ``streams``."""
+
+    def __init__(self, *streams):
+        self.streams = streams
+
+    def write(self, text):
+        for stream in self.streams:
+            stream.write(text)
+        return len(text)
+
+    def flush(self):
+        for stream in self.streams:
+            stream.flush()
+
+
+@contextmanager
+def recorded(path: Path):
+    """Everything printed inside the block also goes to ``path`` (written
+    as it is printed, so an interrupted run keeps its finished tables)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8", buffering=1) as out:  # (line by line)
+        screen = sys.stdout
+        sys.stdout = _Tee(screen, out)
+        try:
+            yield
+        finally:
+            sys.stdout = screen
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--only", choices=["fit", "pruning", "missing", "criteria", "hist",
                                              "uploads"])
     args = parser.parse_args()
+    name = "bench.md" if args.only is None else f"bench-{args.only}.md"
+    with recorded(ARTIFACTS / name):
+        run(args)
 
+
+def run(args):
     print(f"Python {platform.python_version()}, NumPy {np.__version__}, "
           f"scikit-learn {sklearn.__version__}, {platform.machine()}\n")
     if args.only in (None, "fit"):
