@@ -57,7 +57,7 @@ import io
 import platform
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
 
 import numpy as np
@@ -110,12 +110,8 @@ def recorded(path: Path):
     as it is printed, so an interrupted run keeps its finished tables)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8", buffering=1) as out:  # (line by line)
-        screen = sys.stdout
-        sys.stdout = _Tee(screen, out)
-        try:
+        with redirect_stdout(_Tee(sys.stdout, out)):
             yield
-        finally:
-            sys.stdout = screen
 
 
 def main():

@@ -78,10 +78,9 @@ NODES = '[data-testid="stGraphVizChart"] svg g.node'
 #: runs that cheap check ends them before any layout is forced or text read.
 DRAWN = """() => {
   const visible = (el) => el.offsetParent !== null;
-  return (""" + _APP_SETTLED_JS + """)()
+  return (""" + _DRAWN_JS + """)()
     && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].some(visible)
-    && [...document.querySelectorAll('[data-testid="stGraphVizChart"]')].some(visible)
-    && (""" + _DRAWN_JS + """)();
+    && [...document.querySelectorAll('[data-testid="stGraphVizChart"]')].some(visible);
 }"""
 #: One of the Prune page's own charts drawn (by their keys: the Data page
 #: left behind has a chart too, its class balance).

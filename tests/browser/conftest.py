@@ -334,8 +334,7 @@ _DRAWN_JS = """() => {
   const graphs = [...document.querySelectorAll('[data-testid="stGraphVizChart"]')]
     .filter(visible);
   return plots.every((p) => p.querySelector('.main-svg'))
-    && graphs.every((g) => g.querySelector('svg g.node'))
-    && (""" + _APP_SETTLED_JS + """)();
+    && graphs.every((g) => g.querySelector('svg g.node'));
 }"""
 
 
