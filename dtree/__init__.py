@@ -39,7 +39,10 @@ from ._grow import FEATURE_THRESHOLD, sad_prefix
 from ._pruning import (PruneResult, PruneStep, PruningPath, PruningSequence, ccp_cross_validate,
                        ccp_holdout, ccp_prune, cost_complexity_table, distinct_subtrees,
                        pessimistic_prune, pruning_path, pruning_sequence, reduced_error_prune)
-from ._sklearn import NEEDS_DATA, from_sklearn, load_sklearn
+from ._errors import PROBLEMS, TREE_FILE_MESSAGES, TreeFileError, problem_text
+from ._sklearn import NEEDS_DATA, from_sklearn
+from ._sklearn_check import SkopsLimits
+from ._skops import load_sklearn
 from ._steps import KIND_NAMES, Step, branch_labels
 from ._tree import NUMERIC, Tree
 
@@ -53,6 +56,11 @@ __all__ = [
     "PRESETS",
     "from_sklearn",
     "load_sklearn",
+    "SkopsLimits",
+    "TreeFileError",
+    "TREE_FILE_MESSAGES",
+    "PROBLEMS",
+    "problem_text",
 ]
 __all__ += ["PruneResult", "PruneStep", "PruningPath", "PruningSequence", "ccp_cross_validate",
             "ccp_holdout", "ccp_prune", "cost_complexity_table", "error_based_prune",

@@ -23,28 +23,27 @@ scikit-learn's chosen split marked as chosen (for ExtraTrees that split was
 drawn at random, so it need not be the best row of the table).  Without the
 data the steps carry no candidate tables.
 
-:func:`load_sklearn` reads a ``.skops`` file.  It reads the file's JSON
-schema first and refuses anything but scikit-learn's tree estimators, their
-``Tree`` and the plain NumPy and builtin values they hold; pickles and joblib
-files are refused unread.
+Before anything walks the tree, its arrays are checked
+(:func:`~dtree._sklearn_check.check_tree_arrays`): a tree whose ids point
+outside it, loop back or leave a node without a parent is refused with a
+:class:`~dtree._errors.TreeFileError`.  ``.skops`` files are read by
+:mod:`dtree._skops`.
 
-scikit-learn (and skops, for files) is needed only here, and only when these
-functions are called: both are imported inside them.
+scikit-learn is needed only here, and only when these functions are called:
+it is imported inside them.
 """
 
-import io
-import json
-import os
 import warnings
-import zipfile
 
 import numpy as np
 
 from ._criteria import split_information
+from ._errors import TreeFileError
+from ._sklearn_check import SkopsLimits, check_sizes, check_tree_arrays
 from ._steps import Steps
 from ._tree import NUMERIC, TREE_LEAF, TREE_UNDEFINED, Tree
 
-__all__ = ["from_sklearn", "load_sklearn", "best_first_order", "SKLEARN_TREE_TYPES"]
+__all__ = ["from_sklearn", "best_first_order", "SKLEARN_TREE_TYPES"]
 
 #: The estimators from_sklearn accepts (module, class name).
 SKLEARN_TREE_TYPES = {
@@ -118,9 +117,39 @@ def _check_estimator(est):
         raise ValueError(f"This {type(est).__name__} is not fitted yet: fit it before "
                          "opening it in dtree.")
     if getattr(est, "n_outputs_", 1) != 1:
-        raise ValueError(
-            f"This {type(est).__name__} predicts {est.n_outputs_} outputs; dtree's trees "
-            "predict one. Open a tree fitted on a single target.")
+        raise TreeFileError("multi_output", f"This {type(est).__name__}",
+                            n_outputs=est.n_outputs_)
+
+
+def _check_arrays(est, classifier, where, limits):
+    """Check the fitted estimator's sizes and its tree's arrays; returns
+    ``n_features_in_`` as an int."""
+    n_classes = None
+    if classifier:
+        classes = np.asarray(getattr(est, "classes_", None), dtype=object)
+        if classes.ndim != 1 or len(classes) == 0:
+            raise TreeFileError("bad_attribute", where, what="classes_",
+                                problem="not_labels")
+        n_classes = len(classes)
+    n_features, n_classes, _ = check_sizes(
+        where, limits, n_features=est.n_features_in_, n_classes=n_classes,
+        n_outputs=getattr(est, "n_outputs_", 1), node_count=est.tree_.node_count)
+    sk = est.tree_
+    value = np.asarray(sk.value)
+    if classifier and value.ndim == 3 and value.shape[2] != n_classes:
+        raise TreeFileError("classes_mismatch", where, n_names=n_classes,
+                            n_classes=value.shape[2])
+    check_tree_arrays(where, left=sk.children_left, right=sk.children_right,
+                      feature=sk.feature, threshold=sk.threshold, impurity=sk.impurity,
+                      n_node_samples=sk.n_node_samples,
+                      weighted_n_node_samples=sk.weighted_n_node_samples, value=value,
+                      n_features=n_features, n_classes=n_classes)
+    names = getattr(est, "feature_names_in_", None)
+    if names is not None and np.shape(names) != (n_features,):
+        raise TreeFileError("bad_attribute", where, what="feature_names_in_",
+                            problem="names_count", count=int(np.size(names)),
+                            expected=n_features)
+    return n_features
 
 
 # ---------------------------------------------------------------------------
@@ -458,7 +487,7 @@ def _stop_reasons(tree, params, min_impurity_decrease, budget_used, pruned, node
 # from_sklearn
 # ---------------------------------------------------------------------------
 
-def from_sklearn(estimator, X=None, y=None, *, sample_weight=None):
+def from_sklearn(estimator, X=None, y=None, *, sample_weight=None, limits=None):
     """A fitted dtree estimator holding the tree of a fitted scikit-learn tree.
 
     Parameters
@@ -477,6 +506,16 @@ def from_sklearn(estimator, X=None, y=None, *, sample_weight=None):
         chosen row need not be the best.  Without them, ``candidates`` is
         None (see ``NEEDS_DATA``).
     sample_weight : the weights given to ``fit``, if any.
+    limits : SkopsLimits, optional
+        The largest tree opened (nodes, features, classes); the defaults
+        open two million nodes.
+
+    Raises
+    ------
+    ValueError
+        If the estimator is not a fitted single-output scikit-learn tree, or
+        (a :class:`~dtree._errors.TreeFileError`) if its arrays do not
+        describe one consistent tree.
 
     Returns
     -------
@@ -489,11 +528,23 @@ def from_sklearn(estimator, X=None, y=None, *, sample_weight=None):
     ``preprocessing_`` (pipeline steps before the tree) and
     ``has_training_data_``.
     """
+    return open_sklearn_tree(estimator, X, y, sample_weight=sample_weight,
+                             where=None, limits=limits)
+
+
+def open_sklearn_tree(estimator, X=None, y=None, *, sample_weight=None, where=None,
+                      limits=None):
+    """:func:`from_sklearn`, with ``where`` naming the estimator in messages
+    (the file it came from; by default "This <class>")."""
     from ._base import as_float32_matrix, as_sample_weight, as_target
     from ._classes import DecisionTreeClassifier, DecisionTreeRegressor
 
     tree_est, preprocessing = _unwrap(estimator)
     _check_estimator(tree_est)
+    task = SKLEARN_TREE_TYPES[type(tree_est).__name__]
+    classifier = task == "classification"
+    n_features = _check_arrays(tree_est, classifier, where or f"This {type(tree_est).__name__}",
+                               limits or SkopsLimits())
     if preprocessing:
         warnings.warn(
             "This Pipeline transforms its input before the tree ("
@@ -502,8 +553,6 @@ def from_sklearn(estimator, X=None, y=None, *, sample_weight=None):
         if X is not None:
             X = estimator[:-1].transform(X)
     sk_params = tree_est.get_params()
-    task = SKLEARN_TREE_TYPES[type(tree_est).__name__]
-    classifier = task == "classification"
     cls = DecisionTreeClassifier if classifier else DecisionTreeRegressor
     params = {k: sk_params[k] for k in _SHARED_PARAMS}
     if classifier:
@@ -514,7 +563,6 @@ def from_sklearn(estimator, X=None, y=None, *, sample_weight=None):
                       UserWarning, stacklevel=2)
     est = cls(**params)
     sk = tree_est.tree_
-    n_features = int(tree_est.n_features_in_)
     if hasattr(tree_est, "feature_names_in_"):
         est.feature_names_in_ = np.asarray(tree_est.feature_names_in_, dtype=object)
     est.n_features_in_ = n_features
@@ -598,132 +646,3 @@ def from_sklearn(estimator, X=None, y=None, *, sample_weight=None):
     names = est._feature_names_list()
     est.steps_ = Steps(est, tree, order, names, est.categories_)
     return est
-
-
-# ---------------------------------------------------------------------------
-# load_sklearn
-# ---------------------------------------------------------------------------
-
-#: The only types a .skops file may hold: the four tree estimators, their Tree,
-#: and the builtin and NumPy values stored in them.
-_ALLOWED_TYPES = (
-    {("sklearn.tree._classes", name) for name in SKLEARN_TREE_TYPES}
-    | {("sklearn.tree._tree", "Tree")}
-    | {("builtins", name) for name in ("dict", "list", "tuple", "str", "int", "float",
-                                       "bool", "NoneType")}
-    | {("numpy", name) for name in ("ndarray", "dtype", "int8", "int16", "int32", "int64",
-                                    "uint8", "uint16", "uint32", "uint64", "intp",
-                                    "float16", "float32", "float64", "bool_", "str_",
-                                    "object_")}
-    | {("numpy.random.mtrand", "RandomState"), ("numpy.random._generator", "Generator")}
-)
-
-
-def _read_bytes(source):
-    if isinstance(source, (bytes, bytearray)):
-        return bytes(source), "the data"
-    if hasattr(source, "read"):
-        return source.read(), getattr(source, "name", "the file")
-    path = os.fspath(source)
-    with open(path, "rb") as fh:
-        return fh.read(), repr(str(path))
-
-
-def _kind_of(data):
-    """What a non-zip file looks like, for the refusal message."""
-    if data[:1] == b"\x80" or data[:2] in (b"(d", b"(l", b"cc"):
-        return "a pickle"
-    if data[:2] == b"\x1f\x8b" or data[:1] == b"x" or data[:3] == b"BZh" or \
-            data[:6] == b"\xfd7zXZ\x00" or data[:4] == b"\x04\x22\x4d\x18" or \
-            data[:7] == b"ZF\x00\x00\x00\x00\x00":
-        return "a compressed (joblib?) pickle"
-    return "an unknown format"
-
-
-#: skops' loaders that rebuild plain values (no functions, methods, reduce
-#: calls or operator objects); ObjectNode only for the tree estimators and
-#: TreeNode only for their Tree.
-_VALUE_LOADERS = {"DictNode", "ListNode", "TupleNode", "JsonNode", "TypeNode", "NdArrayNode",
-                  "DTypeNode", "RandomStateNode", "RandomGeneratorNode"}
-_TREE_ESTIMATORS = {("sklearn.tree._classes", name) for name in SKLEARN_TREE_TYPES}
-
-
-def _schema_types(schema, out):
-    """Every (module, class, loader) named in a skops schema."""
-    if isinstance(schema, dict):
-        if "__class__" in schema or "__module__" in schema or "__loader__" in schema:
-            out.add((str(schema.get("__module__")), str(schema.get("__class__")),
-                     str(schema.get("__loader__"))))
-        for value in schema.values():
-            _schema_types(value, out)
-    elif isinstance(schema, list):
-        for value in schema:
-            _schema_types(value, out)
-    return out
-
-
-def _refused(found):
-    """The entries of a schema that dtree does not open, as "module.class"."""
-    bad = set()
-    for module, cls, loader in found:
-        kind = (module, cls)
-        if kind not in _ALLOWED_TYPES:
-            bad.add(f"{module}.{cls}")
-        elif loader == "ObjectNode":
-            if kind not in _TREE_ESTIMATORS:
-                bad.add(f"{module}.{cls}")
-        elif loader == "TreeNode":
-            if kind != ("sklearn.tree._tree", "Tree"):
-                bad.add(f"{module}.{cls}")
-        elif loader not in _VALUE_LOADERS:
-            bad.add(f"{module}.{cls} (loaded by {loader})")
-    return sorted(bad)
-
-
-def load_sklearn(path, X=None, y=None, *, sample_weight=None):
-    """Open a scikit-learn tree saved with ``skops.io.dump`` (a ``.skops`` file).
-
-    ``path`` may be a path, the file's bytes or an open binary file.  The
-    file's schema is read as JSON first; if it holds any type other than
-    scikit-learn's four tree estimators, ``sklearn.tree._tree.Tree`` and the
-    builtin and NumPy values they store, the file is refused with a
-    ``ValueError`` naming those types.  Pickle and joblib files are refused
-    without being read: loading a pickle can run any code it contains.  The
-    file is then loaded with skops trusting exactly the types found.  ``X``,
-    ``y`` and ``sample_weight`` go to :func:`from_sklearn`.
-    """
-    data, where = _read_bytes(path)
-    if not zipfile.is_zipfile(io.BytesIO(data)):
-        kind = _kind_of(data)
-        why = ("Loading a pickle (or a joblib file, which is a pickle) can run any code "
-               "it contains, so dtree never opens one.") if "pickle" in kind else ""
-        raise ValueError(
-            f"{where} is {kind}, not a .skops file. {why} Save the tree with "
-            "skops instead: skops.io.dump(model, 'tree.skops').".replace("  ", " "))
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            schema = json.loads(zf.read("schema.json"))
-    except (KeyError, ValueError, zipfile.BadZipFile) as exc:
-        raise ValueError(f"{where} is a zip file but not a .skops file "
-                         f"(no readable schema.json: {exc}).") from None
-    found = _schema_types(schema, set())
-    top = (str(schema.get("__module__")), str(schema.get("__class__"))) \
-        if isinstance(schema, dict) else ("?", "?")
-    others = _refused(found)
-    if others:
-        raise ValueError(
-            f"{where} holds types dtree does not open: {', '.join(others)}. dtree trusts "
-            "only scikit-learn's DecisionTree/ExtraTree classifiers and regressors (and "
-            "the NumPy arrays they hold), so nothing else from the file is loaded.")
-    if top[0] != "sklearn.tree._classes" or top[1] not in SKLEARN_TREE_TYPES:
-        raise ValueError(f"{where} holds a {top[0]}.{top[1]}, not a scikit-learn tree "
-                         "estimator.")
-    import skops.io as sio
-
-    untrusted = sio.get_untrusted_types(data=data)
-    allowed_names = {f"{m}.{c}" for m, c in _ALLOWED_TYPES}
-    refused = sorted(set(untrusted) - allowed_names)
-    if refused:  # (the schema check above should already have caught these)
-        raise ValueError(f"{where} holds types dtree does not open: {', '.join(refused)}.")
-    model = sio.loads(data, trusted=list(untrusted))
-    return from_sklearn(model, X, y, sample_weight=sample_weight)

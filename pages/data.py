@@ -117,7 +117,8 @@ for what, show, icon in (("upload", st.error, "error"), ("skops", st.error, "err
         name, message = st.session_state[f"{what}_error"]
         opened = imported.current()
         still = opened.title if what == "skops" and opened else table_title(table)
-        show(words.refused(what, md(name), md(said(message)), md(still), lang()),
+        show(words.refused(what, md(name), md(imported.refusal_text(message, lang(), said)),
+                           md(still), lang()),
              icon=f":material/{icon}:")
 if imported.current() is not None:
     show_imported(imported.current())

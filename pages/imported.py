@@ -27,13 +27,18 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from dtree import NEEDS_DATA, load_sklearn
+from dtree import NEEDS_DATA, SkopsLimits, TreeFileError, load_sklearn
 from dtree.tables.io import DataError
 from dtree.tables.prepare import Origin, Prepared
+from dtree.views.datatext import tree_file_error
 from pages.shared import Fit, Loaded, tr
 
 STATE_KEY = "imported"
 SKOPS_TYPES = ["skops"]
+#: What reading one uploaded tree may take: the engine's default sizes (two
+#: million nodes), but a shorter time, so that a slow file gives way to the
+#: other sessions' clicks.
+SKOPS_LIMITS = SkopsLimits(max_seconds=15.0)
 
 
 @dataclass
@@ -69,6 +74,26 @@ def needs_data() -> str:
     return tr(NEEDS_DATA,
               "从 scikit-learn 打开的决策树需要其训练数据才能显示候选划分表："
               "请在 Python 中把 X 和 y 传给 dtree.from_sklearn（或在本应用中提供数据文件）。")
+
+
+def refusal(exc: Exception):
+    """Why a .skops file was not opened, for the page to show: a
+    ``TreeFileError`` as its code and values (worded in the page's language
+    when shown), any other error as its message."""
+    if isinstance(exc, TreeFileError):
+        return ("tree_file", exc.code, exc.where, dict(exc.values))
+    if isinstance(exc, ValueError):
+        return str(exc)
+    return TreeFileError("unreadable", "the file", detail=type(exc).__name__).args[0]
+
+
+def refusal_text(refusal, lang: str, said) -> str:
+    """The text of a :func:`refusal` in ``lang`` (``said`` words an engine
+    message that has no code)."""
+    if isinstance(refusal, tuple) and refusal[:1] == ("tree_file",):
+        _, code, where, values = refusal
+        return tree_file_error(code, where, values, lang)
+    return said(refusal)
 
 
 def _digest(data: bytes) -> str:
@@ -161,13 +186,13 @@ def open_tree(data: bytes, name: str, table: Loaded | None = None):
     message (plain text) saying why the data file could not be used, in
     which case the tree is opened without data.  Raises ``ValueError`` when
     the file is not a scikit-learn tree saved with skops."""
-    model = load_sklearn(_named(data, name))  # ValueError: a pickle, a forest...
+    model = load_sklearn(_named(data, name), limits=SKOPS_LIMITS)  # a pickle, a forest...
     data_error = None
     prep, X, y, target = _prepared(model, None)
     if table is not None:
         try:
             prep, X, y, target = _prepared(model, table.frame.copy())
-            model = load_sklearn(_named(data, name), X, y)
+            model = load_sklearn(_named(data, name), X, y, limits=SKOPS_LIMITS)
         except (DataError, ValueError) as exc:
             data_error = str(exc)
             prep, X, y, target = _prepared(model, None)

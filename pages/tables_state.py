@@ -165,8 +165,8 @@ def read_skops():
             state["skops_data_error"] = (data.name, str(exc))
     try:
         opened, data_error = imported.open_tree(upload.getvalue(), upload.name, table)
-    except ValueError as exc:  # a pickle, a forest, not a .skops file...
-        state["skops_error"] = (upload.name, str(exc))
+    except Exception as exc:  # noqa: BLE001 (a refused file never ends the session)
+        state["skops_error"] = (upload.name, imported.refusal(exc))
         return
     if data_error:
         state["skops_data_error"] = (data.name, data_error)

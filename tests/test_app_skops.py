@@ -221,3 +221,55 @@ def test_a_refusal_in_chinese():
     message = at.error[0].value
     assert "无法打开 **model\\.skops**" in message and "不是 \\.skops 文件" in message
     assert "仍在使用" in message
+
+
+HOSTILE = ("cycle", "zip_bomb_schema", "deep_json", "runs_code_reduce", "broken_crc",
+           "npy_header_claims_too_much", "shadows_a_method", "n_features_huge")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_hostile_files_get_the_pages_own_message(lang, iris_skops):
+    """Each hostile file is refused with the page's own message, in the
+    page's language, worded from the error's code (no English left in the
+    Chinese page's message); the tree opened before stays in use and the
+    session keeps working."""
+    from tests.hostile_skops import CASES
+
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["lang"] = lang
+    at.run()
+    at = open_skops(iris_skops, at=at)
+    for name in HOSTILE:
+        make, code = CASES[name]
+        at.file_uploader(key="skops_upload").set_value(
+            (f"{name}.skops", make(iris_skops), "application/octet-stream")).run()
+        assert_clean(at)
+        assert len(at.error) == 1, name
+        message = at.error[0].value
+        escaped = name.replace("_", "\\_")
+        if lang == "zh":
+            assert f"无法打开 **{escaped}\\.skops**" in message and "仍在使用" in message
+            assert not re.search(r"[a-z]{3,} [a-z]{3,} [a-z]{3,}", message.split("：", 1)[1]), \
+                message  # worded in Chinese, not the engine's English
+        else:
+            assert f"**{escaped}\\.skops** could not be opened" in message
+            assert "Still using **tree\\.skops**" in message
+    at.switch_page(GROW).run()
+    assert_clean(at)
+    assert "tree\\.skops" in texts(at.markdown)
+    at.button(key="grow_all").click().run()
+    assert_clean(at)
+    assert n_nodes(dot(at)) == dtree.load_sklearn(iris_skops).tree_.node_count
+
+
+def test_an_unexpected_error_is_the_pages_message(iris_skops, monkeypatch):
+    """Even an error no rule foresaw (here a RecursionError raised inside the
+    reader) gives the page's message, not a traceback."""
+    import dtree._skops as reader
+
+    def deep(*args, **kwargs):
+        raise RecursionError("maximum recursion depth exceeded")
+    monkeypatch.setattr(reader, "_read_schema", deep)
+    at = open_skops(b"PK" + iris_skops[2:], name="odd.skops")
+    assert at.error and "could not be opened" in at.error[0].value
+    assert "RecursionError" in at.error[0].value
