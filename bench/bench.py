@@ -18,7 +18,7 @@ A third table times C4.5's missing-value rule: the same data with 10% of
 the values set to NaN (10k and 50k rows), scikit-learn (entropy, its own NaN
 support, unlimited depth) against the ``c4.5`` and ``j48`` presets
 (fractional weights down every branch), as ratios to scikit-learn.  The
-target of issue 14 is at most 3× scikit-learn's time.  These fits are slow,
+target is at most 3× scikit-learn's CPU time.  These fits are slow,
 so this table takes the best of at most 3 runs.  It also gives the ratios of
 CPU time (``time.process_time``): on a shared, busy machine the wall-clock
 ratios mostly measure how the other work was scheduled.
@@ -28,7 +28,7 @@ squared error at unlimited depth), a multiway ID3 tree on string columns
 against scikit-learn on their one-hot encoding, and ``ccp_cross_validate``
 against the least scikit-learn work for the same answer.
 
-A fifth table is issue 15's target for ``splitter="hist"``: one tree of
+A fifth table is the target for ``splitter="hist"``: one tree of
 depth 8 on 1M × 10 (two classes, so that LightGBM too grows exactly one
 tree), dtree's hist splitter against LightGBM (``num_threads=1,
 n_estimators=1, num_leaves=255, max_depth=8, max_bin=255``; building its
@@ -38,8 +38,8 @@ best of at most 3, the slow exact fits once).  It also reports test accuracy on 
 memory: the peak RSS increase of one fit in a fresh process, the data
 loaded from a .npy file before the fit starts.
 
-A sixth table (``--only uploads``, ``bench/uploads.py``) is issue 15's
-targets for the app, in headless Chromium: a 500k-row CSV uploaded until its
+A sixth table (``--only uploads``, ``bench/uploads.py``) is the app's
+targets, in headless Chromium: a 500k-row CSV uploaded until its
 first tree is drawn, and the Prune page opened on a 5k-row upload, each
 against a bare Streamlit page measured in the same run (differences and
 ratios; ``--repeat`` runs, capped at 3, the median reported).
@@ -48,8 +48,10 @@ ratios; ``--repeat`` runs, capped at 3, the median reported).
 ``--only hist`` or ``--only uploads`` runs one table.
 
 Everything printed is also written to ``bench/artifacts/bench.md`` (one
-table alone: ``bench-<table>.md``): the tables in Markdown, as the README
-shows them.
+table alone: ``bench-<table>.md``), ending with the targets each table
+measured.  A run of every table also writes ``docs/benchmarks.md``
+(``bench/report.py``): the method, the machine and one row per target with
+its reference, the measured ratio and whether it is met.
 """
 
 import argparse
@@ -70,7 +72,11 @@ from sklearn.tree import DecisionTreeClassifier as SkTree  # noqa: E402
 
 from dtree import DecisionTreeClassifier, pruning_path  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import report  # noqa: E402
+
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+BENCHMARKS = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 
 CASES = [
     ("2k × 10", 2_000, None),
@@ -122,26 +128,38 @@ def main():
     args = parser.parse_args()
     name = "bench.md" if args.only is None else f"bench-{args.only}.md"
     with recorded(ARTIFACTS / name):
-        run(args)
+        results = run(args)
+        measured = report.measurements(results or {})
+        if measured:
+            print("\n" + "\n".join(report.targets_table(measured, every=False)))
+    if args.only is None and results:  # every table ran: the current figures
+        report.write(BENCHMARKS, measured)
+        print(f"\nwrote {BENCHMARKS}")
 
 
 def run(args):
+    """Run the tables asked for; what the targets need, by table (see
+    ``report.measurements``)."""
     print(f"Python {platform.python_version()}, NumPy {np.__version__}, "
           f"scikit-learn {sklearn.__version__}, {platform.machine()}\n")
+    results = {}
     if args.only in (None, "fit"):
         bench_fit(args.repeat)
     if args.only in (None, "pruning"):
         bench_pruning(args.repeat)
     if args.only in (None, "missing"):
-        bench_missing(min(args.repeat, 3))
+        results["missing"] = bench_missing(min(args.repeat, 3))
     if args.only in (None, "criteria"):
-        bench_criteria(args.repeat)
+        results["criteria"] = bench_criteria(args.repeat)
     if args.only in (None, "hist"):
-        bench_hist(min(args.repeat, 3))
+        hist = bench_hist(min(args.repeat, 3))
+        if hist is not None:
+            results["hist"] = hist
     if args.only in (None, "uploads"):
         from uploads import bench_uploads  # (Playwright and Debian's chromium)
 
-        bench_uploads(min(args.repeat, 3))
+        results["uploads"] = bench_uploads(min(args.repeat, 3))
+    return results
 
 
 def three_class_data(n):
@@ -228,6 +246,8 @@ def alternate_both(fns, repeat):
 
 
 def bench_missing(repeat):
+    """{"c4.5" | "j48": [(data, scikit-learn CPU s, dtree CPU s)]}"""
+    cpu_times = {"c4.5": [], "j48": []}
     print("\n| data (C4.5's missing values) | scikit-learn | `c4.5` | ratio | `j48` | ratio "
           "| CPU ratio `c4.5` | CPU ratio `j48` |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -241,17 +261,21 @@ def bench_missing(repeat):
             [lambda: sk.fit(X, y), lambda: c45.fit(X, y), lambda: j48.fit(X, y)], repeat)
         print(f"| {label} | {a * 1000:.0f} ms | {b * 1000:.0f} ms | {b / a:.1f} "
               f"| {c * 1000:.0f} ms | {c / a:.1f} | {cb / ca:.1f} | {cc / ca:.1f} |")
+        short = label.split(" ×")[0]
+        cpu_times["c4.5"].append((short, ca, cb))
+        cpu_times["j48"].append((short, ca, cc))
     try:  # how busy the machine was (Linux)
         with open("/proc/loadavg") as f:
             load = " ".join(f.read().split()[:3])
         print(f"\nLoad average (1, 5, 15 min) after this table: {load}")
     except OSError:
         pass
+    return cpu_times
 
 
 def bench_criteria(repeat):
-    """Issue 15, item 3 and 4: the other criteria, multiway trees and
-    cross-validated pruning, each against scikit-learn in the same run."""
+    """The other criteria, multiway trees and cross-validated pruning, each
+    against scikit-learn in the same run: {target key: (scikit-learn s, dtree s)}."""
     import pandas as pd
     from sklearn.model_selection import KFold
     from sklearn.tree import DecisionTreeRegressor as SkRegressor
@@ -259,6 +283,7 @@ def bench_criteria(repeat):
     from dtree import DecisionTreeRegressor
     from dtree._pruning import ccp_cross_validate
 
+    times = {}
     print("\n| criterion, data | scikit-learn | dtree | ratio dtree/sklearn |")
     print("|---|---:|---:|---:|")
     rng = np.random.default_rng(0)
@@ -285,6 +310,11 @@ def bench_criteria(repeat):
             a, b = alternate([lambda: sk.fit(X, y), lambda: ours.fit(X, y)],
                              1 if kernel is False else min(repeat, 3))
             print(f"| {label}{note} | {a * 1000:.0f} ms | {b * 1000:.0f} ms | {b / a:.2f} |")
+            if crit == "squared_error":
+                times["squared_error"] = (a, b)
+            else:
+                path = "numpy" if kernel is False else "numba"
+                times[f"absolute_error_{path}"] = (a, b)
 
     # multiway ID3 on a table of strings; scikit-learn needs one-hot columns
     # (pandas.get_dummies, timed with it)
@@ -298,6 +328,7 @@ def bench_criteria(repeat):
                      min(repeat, 3))
     print(f"| multiway `id3`, 200k × 10 string columns (scikit-learn: one-hot) "
           f"| {a * 1000:.0f} ms | {b * 1000:.0f} ms | {b / a:.2f} |")
+    times["id3"] = (a, b)
 
     # ccp_cross_validate against the least scikit-learn work for the answer:
     # grow and take the path on all rows and on each fold (scikit-learn cannot
@@ -315,6 +346,8 @@ def bench_criteria(repeat):
                      min(repeat, 3))
     print(f"| `ccp_cross_validate`, 5k × 10, 5 folds (scikit-learn: grow + path, 6 times) "
           f"| {a * 1000:.0f} ms | {b * 1000:.0f} ms | {b / a:.2f} |")
+    times["ccp_cross_validate"] = (a, b)
+    return times
 
 
 HIST_ROWS, HIST_TEST_ROWS, HIST_DEPTH = 1_000_000, 200_000, 8
@@ -377,13 +410,14 @@ def peak_memory_mb(name, x_path, y_path):
 
 
 def bench_hist(repeat):
+    """{"time_s", "accuracy", "memory_mb"}, each by fit name (None without LightGBM)."""
     import tempfile
 
     try:
         import lightgbm  # noqa: F401
     except ImportError:
         print("\n(the hist table needs LightGBM: pip install lightgbm)")
-        return
+        return None
     X, y, X_test, y_test = hist_data()
     makers = hist_models()
     models = {name: make() for name, make in makers.items()}
@@ -411,6 +445,7 @@ def bench_hist(repeat):
           f"hist/exact: {times['dtree hist'] / times['dtree exact']:.2f}; "
           f"hist/scikit-learn: {times['dtree hist'] / times['scikit-learn']:.2f}; "
           f"accuracy exact − hist: {gap:+.2f} points (target ≤ 0.5)")
+    return {"time_s": times, "accuracy": accuracy, "memory_mb": memory}
 
 
 if __name__ == "__main__":

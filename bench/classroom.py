@@ -1,4 +1,4 @@
-"""A class on one link: load test of one app process (issue 13).
+"""A class on one link: load test of one app process.
 
     make loadtest                                  # the whole run (about 8 minutes)
     .venv/bin/python bench/classroom.py class --sizes 1,10,30

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench.py --only uploads [--repeat N]
 
-Issue 15's targets: a 500k-row CSV reaches its first tree within a bare
+The targets: a 500k-row CSV reaches its first tree within a bare
 page's time plus 1 s, and the Prune page on a 5k-row upload opens within
 1 s of a bare page.  Measured in one run, on this machine, with Debian's
 chromium through Playwright (``tests/browser/conftest.py``'s launch options):
@@ -27,10 +27,9 @@ chromium through Playwright (``tests/browser/conftest.py``'s launch options):
 Every interval is timed by the page's own clock, as the bare page is: an
 in-page stopwatch (:data:`ARM`) starts at the event (the uploader's
 "change", the sidebar link's click) and stops in the first animation frame
-that shows the result.  (Until 2026-11-26 the app's intervals were timed
-from this process, from before Playwright's click to the end of its wait;
-those waits end later than the frame, by their polling and round trips, so
-those times are still reported, as "seen".)  Every wait ends on an element
+that shows the result.  The same intervals as this process sees them
+(from before Playwright's action to the end of its wait, later than the
+frame by the waits' polling and round trips) are reported too, as "seen".  Every wait ends on an element
 appearing or on the app's own ``script_finished`` message, never on a fixed
 sleep.  Each measurement is
 repeated ``--repeat`` times (every app measurement in a new browser tab,

@@ -1,9 +1,10 @@
 """Slow, obvious reference computations used by the property and growth tests.
 
-Everything here is written from the definitions (and from the behaviour
-described in /work/shared/SKLEARN_NOTES.md), never from dtree's code: impurities
-of a set of weighted samples, the weighted median, the effective pre-pruning
-parameters, which training rows reach a node, and a brute-force split search.
+Everything here is written from the definitions (and from scikit-learn's
+behaviour as docs/testing.md and docs/algorithms.md describe it), never from
+dtree's code: impurities of a set of weighted samples, the weighted median,
+the effective pre-pruning parameters, which training rows reach a node, and a
+brute-force split search.
 """
 
 import math

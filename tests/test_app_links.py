@@ -1,8 +1,8 @@
 """Links for slides: ``?data=`` takes a built-in dataset's short key or its
 title (any case), the app writes the short key back, an unknown key or a
 value that does not parse is named in a warning (never a silent fallback),
-and every link in the README's "Links for slides" opens the view it
-describes."""
+and every link for slides in docs/lecture-room.md and the README opens the
+view it describes."""
 
 import re
 from pathlib import Path
@@ -113,16 +113,22 @@ def test_a_good_link_has_no_warning():
     assert not opened("/?data=loan&preset=ID3&step=2&present=true&lang=zh").warning
 
 
-# -- the README's links -------------------------------------------------------------
+# -- the documented links ----------------------------------------------------------
+
+
+def links_in(path, start, end):
+    """The app's links between ``start`` and the next ``end`` in a Markdown file."""
+    text = (ROOT / path).read_text(encoding="utf-8")
+    section = text[text.index(start):]
+    section = section[:section.index(end, len(start))]
+    return re.findall(r"<http://localhost:8501(/[^>]*)>", section)
 
 
 def readme_links():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("**Links for slides.**"):]
-    section = section[:section.index("\n\n")]
-    links = re.findall(r"<http://localhost:8501(/[^>]*)>", section)
-    assert len(links) >= 8
-    return links
+    documented = links_in("docs/lecture-room.md", "## Links for slides", "\n## ")
+    readme = links_in("README.md", "**Links for slides.**", "\n\nMore in")
+    assert len(documented) >= 8 and len(readme) >= 4
+    return list(dict.fromkeys(documented + readme))
 
 
 def grow_step(at):

@@ -97,7 +97,7 @@ def test_enough_bins_give_the_exact_tree(how, case, data):
     # Whole weights only: with fractional weights (class_weight, sample
     # weights such as 0.1) the two splitters add the same weights in another
     # row order, and last-bit differences decide near-ties (leaf or split,
-    # best-first order, misclassification's plateaus); see the README
+    # best-first order, misclassification's plateaus); see docs/scale.md
     assume(not fractional_weights(case))
     with search_by(how):
         hist = hist_clone(case.est).fit(case.X, case.y, sample_weight=case.sample_weight)

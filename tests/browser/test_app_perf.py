@@ -5,8 +5,8 @@ load is a cold start.  Then a 10,000-row, 3-class table with 6 features is
 uploaded, max_depth is set to 4 (a 31-node tree, 15 steps) and "Next step" is
 clicked 45 times; each time is from the click to the new SVG on screen,
 measured inside the page.  The numbers are printed and written to
-tests/browser/artifacts/perf.json; the README quotes them (the targets are
-p50 <= 250 ms and a first tree within 3 s).  Nothing here asserts a time:
+tests/browser/artifacts/perf.json (the targets, in docs/app.md, are p50 <=
+250 ms and a first tree within 3 s).  Nothing here asserts a time:
 on a shared, busy machine any bound is either loose enough to mean nothing
 or tight enough to fail at random (a cold start of 16 s was seen at load
 8.7).  The test checks that every measurement was taken.
