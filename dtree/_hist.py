@@ -69,6 +69,11 @@ class Binned:
         return self.n_bins - 1
 
 
+def used_bins(bounds):
+    """One feature's per-bin bounds, without the bins no training row has."""
+    return bounds[~np.isnan(bounds)].astype(np.float64)
+
+
 def bin_features(X, categorical, n_categories, max_bins, seed=0):
     """Bin the feature-major float32 matrix ``X`` (F, n)."""
     F, n = X.shape
