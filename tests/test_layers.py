@@ -4,7 +4,7 @@
   ``dtree.views``, ``dtree.tables`` nor Streamlit;
 * the views (``dtree/views``), the tables (``dtree/tables``), the pages and
   ``app.py`` use the engine through its public names only: no
-  ``dtree._grow``, ``from .._criteria import``, ``from dtree import _tree``;
+  ``dtree._search``, ``from .._criteria import``, ``from dtree import _tree``;
 * nothing under ``dtree/`` imports Streamlit, and the tables do not import
   the views.
 
@@ -90,7 +90,7 @@ def violations_of_user(path, source=None):
 
 def test_the_layers_are_there():
     names = {p.relative_to(ROOT).as_posix() for p in ENGINE + USERS}
-    assert {"dtree/__init__.py", "dtree/_grow.py", "dtree/_export.py", "dtree/views/viz.py",
+    assert {"dtree/__init__.py", "dtree/_search.py", "dtree/_export.py", "dtree/views/viz.py",
             "dtree/views/downloads.py", "dtree/tables/io.py", "pages/grow.py", "app.py"} <= names
 
 
@@ -115,7 +115,7 @@ def test_the_tables_do_not_import_the_views(path):
 
 
 @pytest.mark.parametrize("source", [
-    "from .._grow import sad_prefix\n",
+    "from .._median import sad_prefix\n",
     "from .. import _criteria\n",
     "from dtree._tree import NUMERIC\n",
     "import dtree._pruning\n",
@@ -137,7 +137,7 @@ def test_the_check_catches_a_private_import(source):
     "from streamlit import session_state\n",
 ])
 def test_the_check_catches_an_engine_importing_upwards(source):
-    assert violations_of_engine(ROOT / "dtree" / "_grow.py", source)
+    assert violations_of_engine(ROOT / "dtree" / "_search.py", source)
 
 
 @pytest.mark.parametrize("source", [
