@@ -1,6 +1,6 @@
 """Weka's J48 (C4.5 release 8), grown node for node as Weka 3.6 grows it.
 
-The rules, each as J48 applies them (see /work/shared/J48_NOTES.md):
+The rules, each as J48 applies them:
 
 1. A node is a leaf when its weight is below 2·M (``min_objects``) or it is
    pure (within 1e-6).  Weights become fractional once rows with a missing
