@@ -35,7 +35,8 @@ from ._classes import (PRESETS, DecisionTreeClassifier, DecisionTreeRegressor, c
 from ._criteria import make_criterion
 from ._ebp import add_errors, error_based_prune
 from ._export import OKABE_ITO, export_graphviz, export_text, node_fills
-from ._grow import FEATURE_THRESHOLD, sad_prefix
+from ._median import sad_prefix
+from ._problem import FEATURE_THRESHOLD
 from ._pruning import (PruneResult, PruneStep, PruningPath, PruningSequence, ccp_cross_validate,
                        ccp_holdout, ccp_prune, cost_complexity_table, distinct_subtrees,
                        pessimistic_prune, pruning_path, pruning_sequence, reduced_error_prune)

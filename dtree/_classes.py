@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from . import _dask, _encode, _grow, _hist, _j48
+from . import _builders, _dask, _encode, _hist, _j48, _median, _problem
 from ._base import (BaseEstimator, as_float32_matrix, as_sample_weight, as_table,
                     as_target, check_n_features, check_shape, unique_inverse)
 from ._criteria import CLASSIFICATION, REGRESSION, make_criterion
@@ -229,13 +229,13 @@ class BaseDecisionTree(BaseEstimator):
         crit = make_criterion(setup["criterion"], getattr(self, "n_classes_", 0),
                               classification=self._is_classifier)
         if self._is_classifier and np.all(wk == 1.0):
-            # made only if asked for (see _grow.Problem)
+            # made only if asked for (see _problem.Problem)
             stats = None
             sample_stats = lambda: np.ascontiguousarray(self._sample_stats(yk, wk).T)  # noqa: E731
         else:
             stats = self._sample_stats(yk, wk)
             sample_stats = np.ascontiguousarray(stats.T)
-        prob = _grow.Problem(
+        prob = _problem.Problem(
             np.ascontiguousarray(Xk.T), sample_stats, yk, wk, crit,
             max_depth=params["max_depth"], min_samples_split=params["min_samples_split"],
             min_samples_leaf=params["min_samples_leaf"],
@@ -254,20 +254,20 @@ class BaseDecisionTree(BaseEstimator):
         if self.splitter == "hist":
             binned = _hist.bin_features(prob.X, is_cat, prob.n_categories, self.max_bins)
             prob.hist = _hist.HistGrower(binned, prob)
-            self.bin_lower_ = [None if is_cat[j] else _used_bins(binned.lower[j])
+            self.bin_lower_ = [None if is_cat[j] else _hist.used_bins(binned.lower[j])
                                for j in range(n_features)]
-            self.bin_upper_ = [None if is_cat[j] else _used_bins(binned.upper[j])
+            self.bin_upper_ = [None if is_cat[j] else _hist.used_bins(binned.upper[j])
                                for j in range(n_features)]
         else:
             for name in ("bin_lower_", "bin_upper_"):
                 if hasattr(self, name):
                     delattr(self, name)
         if crit.needs_samples:
-            root_impurity = _grow.mean_absolute_deviation(yk, wk)
+            root_impurity = _median.mean_absolute_deviation(yk, wk)
         else:
             root_impurity = float(crit.impurity(
                 prob.total_stats() if stats is None else stats.sum(axis=0)))
-        nodes = _grow.Nodes(prob.n_stats)
+        nodes = _problem.Nodes(prob.n_stats)
         del stats, sample_stats  # prob holds the statistics (or makes them)
         growth = params["growth"]
         record = bool(self.record_candidates)
@@ -276,13 +276,13 @@ class BaseDecisionTree(BaseEstimator):
             growth = "depth_first"
             self.growth_ = growth
         elif prob.c45_missing and prob.has_missing:
-            order = _grow.grow_weighted(prob, nodes, root_impurity, params["max_splits"],
+            order = _builders.grow_weighted(prob, nodes, root_impurity, params["max_splits"],
                                         record, growth)
         elif growth == "breadth_first" or (growth == "depth_first"
                                            and params["max_splits"] is None):
-            order = _grow.grow_levels(prob, nodes, root_impurity, params["max_splits"], record)
+            order = _builders.grow_levels(prob, nodes, root_impurity, params["max_splits"], record)
         else:
-            order = _grow.grow_nodes(prob, nodes, root_impurity, params["max_splits"], record,
+            order = _builders.grow_nodes(prob, nodes, root_impurity, params["max_splits"], record,
                                      growth)
         self.tree_, self.steps_ = self._assemble(nodes, order, growth, crit, prob)
         if self.ccp_alpha > 0:
@@ -364,7 +364,7 @@ class BaseDecisionTree(BaseEstimator):
         slots = np.repeat(ptr_old[:-1][perm] - child_ptr[:-1], counts) + np.arange(child_ptr[-1])
         child_old = kids_old[slots].astype(np.intp)
         stats = nodes.stats[:size][perm]
-        reasons = np.array(_grow.STOP_REASONS, dtype=object)[nodes.reason[:size][perm]]
+        reasons = np.array(_problem.STOP_REASONS, dtype=object)[nodes.reason[:size][perm]]
         parent_old = nodes.parent[:size][perm]
         branch = np.empty(size, dtype=object)
         for old, codes in nodes.branch_of_code.items():
@@ -497,11 +497,6 @@ class BaseDecisionTree(BaseEstimator):
     def feature_importances_(self):
         self._check_fitted()
         return feature_importances(self.tree_, self.n_features_in_)
-
-
-def _used_bins(bounds):
-    """One feature's per-bin bounds, without the bins no training row has."""
-    return bounds[~np.isnan(bounds)].astype(np.float64)
 
 
 def feature_importances(tree, n_features):
@@ -770,7 +765,7 @@ class DecisionTreeRegressor(BaseDecisionTree):
             return (stats[:, 0] / stats[:, -1])[:, None, None]
         # absolute error predicts the weighted median of each node's samples
         # (all nodes at once, in memory linear in the rows: never rows x nodes)
-        values = _grow.node_weighted_medians(tree.apply(prob.X.T), tree.parent,
+        values = _median.node_weighted_medians(tree.apply(prob.X.T), tree.parent,
                                              prob.y, prob.w)
         return values[:, None, None]
 

@@ -227,7 +227,7 @@ class AbsoluteError(Criterion):
     r"""Mean absolute deviation from the weighted median  \sum w |y - m| / W.
 
     Its impurity is not a function of sums, so the splitter computes it from
-    the samples (see ``_grow.sad_prefix``); ``impurity``/``proxy`` are unused.
+    the samples (see ``_median.sad_prefix``); ``impurity``/``proxy`` are unused.
     """
 
     name = "absolute_error"

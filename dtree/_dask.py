@@ -2,7 +2,7 @@
 
 Histograms add up: a node's histogram is a sum over its rows, so the sum of
 the histograms of each partition's rows is the histogram of the whole table.
-The tree is grown on the driver by dtree._grow's level-by-level loop and
+The tree is grown on the driver by dtree._builders' level-by-level loop and
 dtree._hist's search, exactly as in memory; only the per-row work runs in
 the partitions (one task per partition, on Dask's workers):
 
@@ -38,9 +38,13 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from . import _grow, _hist
+from . import _hist
+from ._builders import grow_levels
 from ._criteria import make_criterion
-from ._hist import Binned, HistGrower
+from ._hist import Binned, HistGrower, used_bins
+from ._partition import Children
+from ._problem import Nodes, Problem
+from ._search import search
 
 
 def is_dask_collection(obj):
@@ -55,8 +59,6 @@ def is_dask_collection(obj):
 def fit(est, X, y, sample_weight=None):
     """``est.fit(X, y)`` for a Dask DataFrame or array ``X`` (see the module
     docstring); returns ``est``."""
-    from ._classes import _used_bins
-
     _refuse(est, sample_weight)
     import dask
 
@@ -125,8 +127,8 @@ def fit(est, X, y, sample_weight=None):
     if names is not None:
         est.feature_names_in_ = names
     est._fitted_setup(F, names, np.zeros(F, dtype=bool), [None] * F, params, setup)
-    est.bin_lower_ = [_used_bins(lower[f]) for f in range(F)]
-    est.bin_upper_ = [_used_bins(upper[f]) for f in range(F)]
+    est.bin_lower_ = [used_bins(lower[f]) for f in range(F)]
+    est.bin_upper_ = [used_bins(upper[f]) for f in range(F)]
 
     crit = make_criterion(setup["criterion"], getattr(est, "n_classes_", 0),
                           classification=clf)
@@ -148,9 +150,9 @@ def fit(est, X, y, sample_weight=None):
     binned = Binned(np.empty((F, 0), dtype=dtype), lower.astype(np.float32),
                     upper.astype(np.float32), n_bins)
     prob.hist = DaskGrower(binned, prob, parts, spec)
-    nodes = _grow.Nodes(prob.n_stats)
+    nodes = Nodes(prob.n_stats)
     record = bool(est.record_candidates)
-    order = _grow.grow_levels(prob, nodes, float(crit.impurity(totals)),
+    order = grow_levels(prob, nodes, float(crit.impurity(totals)),
                               params["max_splits"], record)
     est.tree_, est.steps_ = est._assemble(nodes, order, params["growth"], crit, prob)
     if est.ccp_alpha > 0:
@@ -241,7 +243,7 @@ def _add(arrays):
     return total
 
 
-class _DriverProblem(_grow.Problem):
+class _DriverProblem(Problem):
     """The fit's settings on the driver, without rows (they stay in the
     partitions): ``totals`` are the root's statistics, summed there."""
 
@@ -254,7 +256,7 @@ class DaskGrower(HistGrower):
     computed in the partitions.  Each partition keeps, next to its bin
     codes, each row's ``tag`` (its child at the last routing, -1 for a row
     whose node is a leaf); ``tag_pos`` maps tags to positions in the current
-    batch of nodes (the order of dtree._grow's ``ids``)."""
+    batch of nodes (the order of the builder's ``ids``)."""
 
     def __init__(self, binned, prob, parts, spec):
         super().__init__(binned, prob)
@@ -334,7 +336,7 @@ class DaskGrower(HistGrower):
             sub._stats = lambda: np.ascontiguousarray(self.spec._sample_stats(y, sub.w).T)
         else:
             sub._stats = np.ascontiguousarray(self.spec._sample_stats(y, sub.w).T)
-        _grow.search(sub, nodes, order, starts, sizes, ids, record)
+        search(sub, nodes, order, starts, sizes, ids, record)
 
 
 class _DaskRouter:
@@ -374,9 +376,9 @@ class _DaskRouter:
         parent_known = np.repeat(known_w[0::2] + known_w[1::2], 2)
         share = np.divide(known_w, parent_known, out=np.zeros(2 * J),
                           where=parent_known > 0)
-        self.parts = True  # dtree._grow.partition asks this router
+        self.parts = True  # dtree._partition.partition asks this router
         self.counts = counts
-        return _grow.Children(np.full(J, 2), counts, stats, share)
+        return Children(np.full(J, 2), counts, stats, share)
 
     def partition(self, keep):
         """The kept non-empty children become the next batch."""

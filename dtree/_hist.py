@@ -37,8 +37,13 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ._grow import (FEATURE_THRESHOLD, _allowed_features, _best_subset, choose,
-                    new_candidate_block, split_information)
+from ._candidates import choose, new_candidate_block
+from ._categorical import best_subset
+from ._criteria import split_information
+from ._partition import Children
+from ._problem import FEATURE_THRESHOLD
+from ._search import allowed_features, search
+from ._tree import NUMERIC
 
 #: Quantile edges are computed from at most this many rows (a fixed sample).
 SAMPLE_ROWS = 200_000
@@ -67,6 +72,11 @@ class Binned:
     @property
     def missing_bin(self):
         return self.n_bins - 1
+
+
+def used_bins(bounds):
+    """One feature's per-bin bounds, without the bins no training row has."""
+    return bounds[~np.isnan(bounds)].astype(np.float64)
 
 
 def bin_features(X, categorical, n_categories, max_bins, seed=0):
@@ -239,7 +249,7 @@ def _binary_search(edges, x):
 
 
 class HistGrower:
-    """The histogram search, plugged into dtree._grow's growth orders
+    """The histogram search, plugged into the growth orders of dtree._builders
     (``Problem.hist``).  Keeps the histograms of split nodes until their
     children have been searched."""
 
@@ -272,7 +282,7 @@ class HistGrower:
                 self._drop(parent)
 
     def root_rows(self, n):
-        """The root's rows for dtree._grow: all of them, in order."""
+        """The root's rows for dtree._builders: all of them, in order."""
         return np.arange(n)[None, :]
 
     # -- histograms --------------------------------------------------------------
@@ -369,8 +379,6 @@ class HistGrower:
         """The exact search run on bin codes: each feature's rows sorted by bin
         inside each node, candidates between adjacent bins, thresholds
         halfway between them (prob.bin_bounds)."""
-        from ._grow import search
-
         for parent in set(nodes.parent[ids].tolist()):
             self._drop(parent)
         p = P[0]
@@ -439,7 +447,7 @@ class HistGrower:
         x_hi = binned.upper[frows, np.maximum(last_p, 0)]
         constant = (n_known == 0) | ((x_hi <= x_lo + FEATURE_THRESHOLD)
                                      & (n_known == n_node[:, None]))
-        ok = _allowed_features(prob, constant.T, None if draws is None else draws[a:b])
+        ok = allowed_features(prob, constant.T, None if draws is None else draws[a:b])
         allowed[:, a:b] = ok
         cb.missing_fraction[:, a:b] = (1.0 - n_known / n_node[:, None]).T
 
@@ -454,7 +462,7 @@ class HistGrower:
                 if len(there) < 2:
                     continue
                 table = H[g, f, :C, :d].T  # (d, C)
-                _best_subset(prob, batch, cb, f, int(cols[g]), there, table, n_c,
+                best_subset(prob, batch, cb, f, int(cols[g]), there, table, n_c,
                              table.sum(axis=1), int(miss[g, f, d]), None,
                              n_c.astype(np.float64), 0.0)
 
@@ -553,11 +561,8 @@ class _Router:
         self.parts = None
 
     def route(self, prob, nodes, P, starts, sizes, ids, split):
-        """The children's sizes and statistics (a ``_grow.Children``), or
-        None to let the exact splitter's routing do it."""
-        from ._grow import Children
-        from ._tree import NUMERIC
-
+        """The children's sizes and statistics (a :class:`dtree._partition.Children`),
+        or None to let the exact splitter's routing do it."""
         idx = np.flatnonzero(split)
         if len(idx) > self.LOOP_MAX:
             self.parts = None
@@ -595,7 +600,7 @@ class _Router:
                     stats[c, :-1] = np.bincount(prob.codes[r], weights=w, minlength=d - 1)
                     # the weight as the sum of the class weights, so a child
                     # with one class is exactly pure (w.sum() adds in another
-                    # order and can differ in the last bit), as in _grow.route
+                    # order and can differ in the last bit), as in _partition.route
                     stats[c, -1] = len(r) if w is None else stats[c, :-1].sum()
                 else:
                     stats[c] = prob.stats[:, r].sum(axis=1)

@@ -1,6 +1,6 @@
 """Weka's J48 (C4.5 release 8), grown node for node as Weka 3.6 grows it.
 
-The rules, each as J48 applies them (see /work/shared/J48_NOTES.md):
+The rules, each as J48 applies them:
 
 1. A node is a leaf when its weight is below 2·M (``min_objects``) or it is
    pure (within 1e-6).  Weights become fractional once rows with a missing
@@ -35,6 +35,10 @@ Entropies use Weka's ``x log2 x`` with values below 1e-6 counted as 0.
 import math
 
 import numpy as np
+
+from ._candidates import CandidateBlock
+from ._problem import REASON_CODE
+from ._tree import MULTIWAY, NUMERIC
 
 SMALL = 1e-6  # weka.core.Utils.SMALL: every comparison of weights and gains
 LOG2 = math.log(2.0)
@@ -830,9 +834,6 @@ class LazyCandidates:
 
 def _candidate_block(cands, eligible, total, n_node, nominal, w_sum):
     """The node's per-attribute table, in the shape the other builders record."""
-    from ._grow import CandidateBlock
-    from ._tree import MULTIWAY, NUMERIC
-
     F = len(nominal)
     cb = CandidateBlock()
     cb.evaluated = np.ones((F, 1), dtype=bool)
@@ -903,9 +904,6 @@ def _entropy(dist):
 def write_nodes(root, data, nodes, record):
     """Fill the builder's ``Nodes`` (children with consecutive ids) from the
     grown tree; returns the split order (pre-order, as J48 grows)."""
-    from ._grow import _R
-    from ._tree import MULTIWAY, NUMERIC
-
     w_root = root.total
     w_sum = data.w.sum()
     order = []
@@ -927,7 +925,7 @@ def write_nodes(root, data, nodes, record):
                 nodes.candidates[i] = LazyCandidates(g.cands, g.eligible, g.total,
                                                      len(g.rows), data.nominal, w_sum)
         if g.split is None:
-            nodes.reason[i] = _R[g.reason]
+            nodes.reason[i] = REASON_CODE[g.reason]
             continue
         c = g.split
         order.append(i)

@@ -1,13 +1,14 @@
-"""Optional compiled kernels (numba), with a NumPy path when numba is absent.
+"""Loading the optional compiled kernel (numba); None when it is absent.
 
-One kernel lives here: the absolute-error criterion's running sum of absolute
-deviations from the weighted median of every prefix of every node
-(:func:`sad_prefix_segments`).  It is the one search in dtree that NumPy has
+One kernel lives in :mod:`dtree._jit_kernels`: the absolute-error
+criterion's running sum of absolute deviations from the weighted median of
+every prefix of every node.  It is the one search in dtree that NumPy has
 no fast form for: a running median over every prefix.  The NumPy path
-(:func:`dtree._grow._sad_numpy`) does it with whole-array operations in
+(:func:`dtree._median._sad_numpy`) does it with whole-array operations in
 O(n log s), but each step is several array passes; the compiled kernel keeps
-two heaps per node, as :func:`dtree._grow.sad_prefix` does in Python, and
+two heaps per node, as :func:`dtree._median.sad_prefix` does in Python, and
 gives bit-identical results to it (the same additions in the same order).
+:func:`dtree._median.sad_prefix_segments` chooses between the two.
 
 numba is an optional extra (``pip install .[fast]``) and costs about 1-2 s
 to load in a process (its compiled code is cached on disk), so it is loaded
@@ -19,8 +20,6 @@ does every search.  The small tables of a lecture never load it.
 
 import os
 import threading
-
-import numpy as np
 
 _KERNEL = None  # the compiled function once loaded; False when unavailable
 _LOADING = threading.Lock()  # (the app's sessions fit in threads)
@@ -56,20 +55,3 @@ def kernel_for(n_rows):
         kernel = _load()
     return kernel
 
-
-def sad_prefix_segments(y, w, starts, sizes, kernel=None):
-    """``out[i] = min_c sum_{j in seg(i), j <= i} w_j |y_j - c|`` for every row
-    of every segment ``[starts[k], starts[k] + sizes[k])`` (0 outside them),
-    compiled when numba is there and worth loading (or with ``kernel``, from
-    :func:`kernel_for`), else with NumPy."""
-    kernel = kernel or kernel_for(len(y))
-    if kernel is None:
-        from ._grow import _sad_prefix_numpy
-        return _sad_prefix_numpy(y, w, starts, sizes)
-    y = np.ascontiguousarray(y, dtype=np.float64)
-    w = np.ascontiguousarray(w, dtype=np.float64)
-    out = np.zeros(len(y))
-    if len(y):
-        kernel(y, w, np.ascontiguousarray(starts, dtype=np.int64),
-               np.ascontiguousarray(sizes, dtype=np.int64), out)
-    return out

@@ -45,7 +45,7 @@ def _pop(key, ids, wts, size):
 
 @njit(cache=True)
 def sad_segments(y, w, starts, sizes, out):
-    """dtree._grow.sad_prefix on each segment, the same operations in the same
+    """dtree._median.sad_prefix on each segment, the same operations in the same
     order: ``lo`` is a max-heap (keys -y), ``hi`` a min-heap, ties by row."""
     most = 1
     for s in sizes:

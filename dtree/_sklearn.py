@@ -39,6 +39,8 @@ import numpy as np
 
 from ._criteria import split_information
 from ._errors import TreeFileError
+from ._problem import Nodes, Problem, presearch_reason
+from ._search import search
 from ._sklearn_check import SkopsLimits, check_sizes, check_tree_arrays
 from ._steps import Steps
 from ._tree import NUMERIC, TREE_LEAF, TREE_UNDEFINED, Tree
@@ -340,7 +342,6 @@ def _routes(tree, Xf):
 def _search_with_data(est, tree, Xf, codes, w, params):
     """Run dtree's split search on every node's rows.  Returns the Nodes
     record (searched, has_split, improvement, candidates) of the search."""
-    from . import _grow
     from ._criteria import make_criterion
 
     keep = w > 0
@@ -380,27 +381,27 @@ def _search_with_data(est, tree, Xf, codes, w, params):
             "no rule for missing values (scikit-learn's has). The tree, its growth and "
             "its predictions are unaffected.", UserWarning, stacklevel=3)
         return None
-    prob = _grow.Problem(
+    prob = Problem(
         np.ascontiguousarray(Xk.T), np.ascontiguousarray(stats.T), yk, wk, crit,
         max_depth=params["max_depth"], min_samples_split=params["min_samples_split"],
         min_samples_leaf=params["min_samples_leaf"], min_weight_leaf=params["min_weight_leaf"],
         max_features=Xk.shape[1],  # the table shows every feature (see from_sklearn)
         splitter="best", min_impurity_decrease=float(est.min_impurity_decrease),
         weight_total=float(wk.sum()), rng=np.random.default_rng(0))
-    nodes = _grow.Nodes(stats.shape[1], capacity=max(tree.node_count, 1))
+    nodes = Nodes(stats.shape[1], capacity=max(tree.node_count, 1))
     nodes.add(parent=tree.parent, depth=tree.depth, n=tree.n_node_samples,
               stats=node_stats, impurity=tree.impurity)
     ids_all = np.arange(tree.node_count)
-    reason = _grow.presearch_reason(prob, ids_all, nodes)
+    reason = presearch_reason(prob, ids_all, nodes)
     nodes.reason[:] = reason
-    search = (reason == 0) | ~tree.is_leaf()
+    to_search = (reason == 0) | ~tree.is_leaf()
     # one batch per depth: a row is in at most one node of a level
     n = Xk.shape[0]
     rank = np.empty((Xk.shape[1], n), dtype=np.intp)
     for f in range(Xk.shape[1]):
         rank[f, np.argsort(Xk[:, f], kind="stable")] = np.arange(n)  # NaN last
     for d in range(int(tree.depth.max()) + 1 if tree.node_count else 0):
-        ids = np.flatnonzero(search & (tree.depth == d))
+        ids = np.flatnonzero(to_search & (tree.depth == d))
         if not len(ids):
             continue
         at = np.isin(nodes_of, ids)
@@ -414,7 +415,7 @@ def _search_with_data(est, tree, Xf, codes, w, params):
         if not live.all():  # (an empty node cannot be split; nothing to search)
             ids, sizes = ids[live], sizes[live]
         starts = np.cumsum(sizes) - sizes
-        _grow.search(prob, nodes, P, starts, sizes, ids, True)
+        search(prob, nodes, P, starts, sizes, ids, True)
     return nodes
 
 

@@ -1,7 +1,7 @@
 """Chinese names of the app's fixed vocabulary, in the seeds' terms.
 
 The English names live with the code that defines them (presets in
-dtree.tables.prepare, stop reasons in dtree._grow); the engine stays in
+dtree.tables.prepare, stop reasons in dtree._problem); the engine stays in
 English, so the pages look the Chinese ones up here (falling back to the
 English name for anything new).  The names of tasks, criteria, growth orders
 and built-in datasets have their Chinese beside their English, in
@@ -29,7 +29,7 @@ PRESETS_ZH = {
            "至少两个分支各有不少于 2 个样本（min_objects）。含缺失值的样本按权重分到各分支。",
 }
 
-#: Why a leaf is a leaf (dtree._grow.STOP_REASONS): kept with the Grow page's
+#: Why a leaf is a leaf (dtree._problem.STOP_REASONS): kept with the Grow page's
 #: words, in dtree.views.narration (its views need them), and re-exported here.
 STOP_REASONS_ZH = narration.STOP_REASONS_ZH
 

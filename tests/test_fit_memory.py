@@ -7,7 +7,7 @@ per-row arrays and one slice of one feature's running sums at a time.
 Before the orders were int32 and partitioned in place, and before the search
 freed each chunk's arrays, a fit's peak was 9-10.5 times X's size; then 5.3
 (classification) and 6.5 (regression); since large batches are searched,
-routed and partitioned in slices of rows (``_grow.SLICE_ROWS``), about 3.2
+routed and partitioned in slices of rows (``_problem.SLICE_ROWS``), about 3.2
 and 4.5; since a fit without sample weights keeps no array of n ones (a
 broadcast 1.0 instead), 3.04 and 4.33.
 """
@@ -50,11 +50,11 @@ def test_a_regressor_fit_peaks_near_two_copies_of_x(data):
 
 
 def test_the_sample_orders_are_int32_and_sorted():
-    from dtree import _grow
+    from dtree import _builders
 
     X = np.random.default_rng(1).normal(size=(3, 1000)).astype(np.float32)
     X[1, ::7] = np.nan
-    P = _grow.sample_orders(X)
+    P = _builders.sample_orders(X)
     assert P.dtype == np.int32
     for f in range(3):
         assert np.array_equal(X[f][P[f]], np.sort(X[f]), equal_nan=True)
@@ -80,7 +80,7 @@ def tree_bytes(model):
 def test_slices_of_rows_grow_the_same_tree_bit_for_bit(monkeypatch, make, kind, weighted):
     """A batch larger than SLICE_ROWS is searched, routed and partitioned in
     slices with carried sums: the tree must be the one of a single pass."""
-    from dtree import _grow
+    from dtree import _problem
 
     rng = np.random.default_rng(3)
     n = 1500
@@ -92,9 +92,9 @@ def test_slices_of_rows_grow_the_same_tree_bit_for_bit(monkeypatch, make, kind, 
     if weighted:
         w = rng.uniform(0.1, 2.0, n)
         w[::11] = 0.0
-    monkeypatch.setattr(_grow, "SLICE_ROWS", 1 << 30)
+    monkeypatch.setattr(_problem, "SLICE_ROWS", 1 << 30)
     whole = make().fit(X, y, sample_weight=w)
-    monkeypatch.setattr(_grow, "SLICE_ROWS", 37)
+    monkeypatch.setattr(_problem, "SLICE_ROWS", 37)
     sliced = make().fit(X, y, sample_weight=w)
     assert whole.tree_.node_count > 7
     assert tree_bytes(sliced) == tree_bytes(whole)

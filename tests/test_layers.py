@@ -4,7 +4,7 @@
   ``dtree.views``, ``dtree.tables`` nor Streamlit;
 * the views (``dtree/views``), the tables (``dtree/tables``), the pages and
   ``app.py`` use the engine through its public names only: no
-  ``dtree._grow``, ``from .._criteria import``, ``from dtree import _tree``;
+  ``dtree._search``, ``from .._criteria import``, ``from dtree import _tree``;
 * nothing under ``dtree/`` imports Streamlit, and the tables do not import
   the views.
 
@@ -90,7 +90,7 @@ def violations_of_user(path, source=None):
 
 def test_the_layers_are_there():
     names = {p.relative_to(ROOT).as_posix() for p in ENGINE + USERS}
-    assert {"dtree/__init__.py", "dtree/_grow.py", "dtree/_export.py", "dtree/views/viz.py",
+    assert {"dtree/__init__.py", "dtree/_search.py", "dtree/_export.py", "dtree/views/viz.py",
             "dtree/views/downloads.py", "dtree/tables/io.py", "pages/grow.py", "app.py"} <= names
 
 
@@ -114,8 +114,49 @@ def test_the_tables_do_not_import_the_views(path):
     assert not [m for _, m, n in imported(path) if reaches(m, n, "dtree.views")]
 
 
+def engine_imports(sources=None):
+    """``{module: engine modules it imports}`` over the engine's modules (lazy
+    imports included); ``sources`` replaces some files' text by name."""
+    names = {module_name(p): p for p in ENGINE}
+    graph = {}
+    for name, path in names.items():
+        deps = set()
+        for _, module, imported_name in imported(path, (sources or {}).get(path.name)):
+            full = f"{module}.{imported_name}" if imported_name else module
+            dep = full if full in names else module
+            if dep in names and dep != name:
+                deps.add(dep)
+        graph[name] = deps
+    return graph
+
+
+def circles(graph):
+    """The pairs (a, b) where a imports b and b reaches a again."""
+    def reached(start):
+        seen, todo = set(), [start]
+        while todo:
+            for dep in graph[todo.pop()] - seen:
+                seen.add(dep)
+                todo.append(dep)
+        return seen
+    return sorted((a, b) for a in graph if a != "dtree" for b in graph[a] if a in reached(b))
+
+
+def test_the_engine_modules_import_each_other_one_way():
+    """No import circle among the engine's modules, lazy imports included:
+    a module takes names from where they are defined, below it."""
+    assert circles(engine_imports()) == []
+
+
+def test_the_circle_check_catches_a_circle():
+    source = (ROOT / "dtree" / "_problem.py").read_text(encoding="utf-8")
+    lazy = "\ndef f():\n    from ._search import search\n"
+    graph = engine_imports({"_problem.py": source + lazy})
+    assert ("dtree._problem", "dtree._search") in circles(graph)
+
+
 @pytest.mark.parametrize("source", [
-    "from .._grow import sad_prefix\n",
+    "from .._median import sad_prefix\n",
     "from .. import _criteria\n",
     "from dtree._tree import NUMERIC\n",
     "import dtree._pruning\n",
@@ -137,7 +178,7 @@ def test_the_check_catches_a_private_import(source):
     "from streamlit import session_state\n",
 ])
 def test_the_check_catches_an_engine_importing_upwards(source):
-    assert violations_of_engine(ROOT / "dtree" / "_grow.py", source)
+    assert violations_of_engine(ROOT / "dtree" / "_search.py", source)
 
 
 @pytest.mark.parametrize("source", [

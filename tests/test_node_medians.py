@@ -1,5 +1,5 @@
 """Absolute-error node values: every node's weighted median at once
-(dtree._grow.node_weighted_medians, memory linear in the rows) equals the
+(dtree._median.node_weighted_medians, memory linear in the rows) equals the
 one-node rule (weighted_median: the first y whose running weight reaches
 half, the mean with the next on an exact half) applied to each node's rows."""
 
@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dtree import DecisionTreeRegressor, _grow
+from dtree import DecisionTreeRegressor, _median
 
 
 @settings(max_examples=60, deadline=None)
@@ -20,9 +20,9 @@ def test_node_medians_equal_the_one_node_rule(n, max_depth, seed, weights, ties)
     w = {"ones": np.ones(n), "integers": rng.integers(1, 5, n).astype(float),
          "halves": rng.integers(1, 5, n) / 2.0}[weights]
     tree = DecisionTreeRegressor(max_depth=max_depth).fit(X, y).tree_
-    got = _grow.node_weighted_medians(tree.apply(X), tree.parent, y, w)
+    got = _median.node_weighted_medians(tree.apply(X), tree.parent, y, w)
     path = tree.decision_path(X)
-    want = [_grow.weighted_median(y[path[:, i]], w[path[:, i]]) for i in range(tree.node_count)]
+    want = [_median.weighted_median(y[path[:, i]], w[path[:, i]]) for i in range(tree.node_count)]
     np.testing.assert_array_equal(got, want)
 
 

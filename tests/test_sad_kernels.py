@@ -1,6 +1,6 @@
 """The absolute-error search's running sums: the compiled kernel (numba, when
 installed) and the NumPy path (a wavelet-matrix binary search over every
-prefix) both equal the two-heap rule of dtree._grow.sad_prefix, and a tree
+prefix) both equal the two-heap rule of dtree._median.sad_prefix, and a tree
 grown on either path is scikit-learn's."""
 
 import numpy as np
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.tree import DecisionTreeRegressor as SkRegressor
 
-from dtree import DecisionTreeRegressor, _grow, _jit
+from dtree import DecisionTreeRegressor, _jit, _median
 from tests.treecompare import compare_trees
 
 segments = st.lists(st.integers(0, 40), min_size=1, max_size=6)
@@ -26,7 +26,7 @@ def _data(sizes, seed, ties, weights):
 
 
 def _heaps(y, w, starts, sizes):
-    out = [_grow.sad_prefix(y[a:a + s], w[a:a + s]) for a, s in zip(starts, sizes)]
+    out = [_median.sad_prefix(y[a:a + s], w[a:a + s]) for a, s in zip(starts, sizes)]
     return np.concatenate(out) if out else np.zeros(0)
 
 
@@ -35,7 +35,7 @@ def _heaps(y, w, starts, sizes):
        st.sampled_from(["ones", "integers", "fractions"]))
 def test_numpy_path_equals_the_two_heaps(sizes, seed, ties, weights):
     y, w, starts, sizes = _data(sizes, seed, ties, weights)
-    got = _grow._sad_prefix_numpy(y, w, starts, sizes)
+    got = _median._sad_prefix_numpy(y, w, starts, sizes)
     want = _heaps(y, w, starts, sizes)
     np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10 * max(1.0, np.abs(y).max(initial=0)))
 
@@ -57,7 +57,7 @@ def test_compiled_kernel_is_bit_identical_to_the_two_heaps(sizes, seed, ties, we
 def test_a_segment_of_one_row_costs_nothing_and_rows_outside_segments_are_zero(monkeypatch):
     monkeypatch.setattr(_jit, "JIT_MIN_ROWS", 0)
     y, w = np.array([5.0, 1.0, 2.0, 9.0]), np.ones(4)
-    for fn in (_grow._sad_prefix_numpy, _jit.sad_prefix_segments):
+    for fn in (_median._sad_prefix_numpy, _median.sad_prefix_segments):
         np.testing.assert_array_equal(fn(y, w, [1, 3], [2, 1]), [0.0, 0.0, 1.0, 0.0])
 
 
@@ -68,8 +68,8 @@ def test_group_deviations_equal_the_one_group_rule(k, extra, seed, ties):
     g = np.concatenate([np.arange(k), rng.integers(0, k, extra)])
     y = rng.integers(0, 4, len(g)).astype(float) if ties else rng.normal(size=len(g))
     w = rng.integers(1, 4, len(g)) / 2.0
-    got = _grow.group_mean_absolute_deviations(g, y, w, k)
-    want = [_grow.mean_absolute_deviation(y[g == i], w[g == i]) for i in range(k)]
+    got = _median.group_mean_absolute_deviations(g, y, w, k)
+    want = [_median.mean_absolute_deviation(y[g == i], w[g == i]) for i in range(k)]
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
 
 

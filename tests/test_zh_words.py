@@ -17,7 +17,7 @@ from dtree import DecisionTreeClassifier, DecisionTreeRegressor
 from dtree.views import compare, downloads, explain
 from dtree.views import learn, orders, prediction, viz
 from dtree.views import pruneview as pv
-from dtree._grow import STOP_REASONS
+from dtree._problem import STOP_REASONS
 from dtree._pruning import ccp_cross_validate, ccp_holdout, pruning_sequence
 from dtree import export_graphviz
 from dtree.tables.io import DataError, read_table
