@@ -10,9 +10,9 @@ Run it with ``make run`` (or ``streamlit run app.py``).
 
 import streamlit as st
 
-from pages.janitor import freeze_imports_once
+from pages.runtime.janitor import freeze_imports_once
 from pages.shared import LANGUAGES, current_table, presenting, tr
-from pages.url_state import restore_view_from_url, url_warning, write_view_to_url
+from pages.state.url_state import restore_view_from_url, url_warning, write_view_to_url
 
 st.set_page_config(page_title="dtree: watch a decision tree learn", page_icon="🌳",
                    layout="wide", initial_sidebar_state="expanded")
@@ -140,6 +140,6 @@ try:
 finally:  # also when a page stops early (st.stop) on a message
     write_view_to_url()
     # Once per process, after the first page has imported what it needs:
-    # gc.freeze() (see pages/janitor.py and .streamlit/config.toml
+    # gc.freeze() (see pages/runtime/janitor.py and .streamlit/config.toml
     # [runner] postScriptGC for the measurements).
     freeze_imports_once()

@@ -9,8 +9,8 @@ from dtree.views import compare
 from dtree.views import comparetext as words
 from dtree.tables.io import BUILTIN
 from dtree.tables.prepare import setup_from_choices
-from pages import compare_panels as panels
-from pages.stepping import move, moves, step_buttons
+from pages.panels import compare_panels as panels
+from pages.panels.stepping import move, moves, step_buttons
 from pages.shared import (builtin_table, chosen_parameters, current_setup,
                           current_table, default_target, fitted, identifiers, inferred_types,
                           keys_legend, lang, md, prepared, presenting, require_frame, said,

@@ -11,9 +11,9 @@ from pages.shared import (chosen_parameters, criterion_name, current_setup, curr
                           presenting, require_frame, said, sidebar_controls, step_dot,
                           table_title, tr)
 from pages.shared import shown_step as link_step, step_button
-from pages import imported
-from pages.grow_panels import panels_view
-from pages.prefetch import prefetch_for_this_session
+from pages.state import imported
+from pages.panels.grow_panels import panels_view
+from pages.runtime.prefetch import prefetch_for_this_session
 
 SPEEDS = {"slow (2 s)": 2.0, "medium (1 s)": 1.0, "fast (0.5 s)": 0.5}
 #: DOT font size in presenter mode: drawn large, scaled down to fit the window.
@@ -202,7 +202,7 @@ def prediction_path(step):
     """The path of the Prediction tab's sample, while that tab is open."""
     if state.get("panel") not in ("Prediction", "预测"):
         return None
-    from pages.predict_panel import path_for_step
+    from pages.panels.predict_panel import path_for_step
     return path_for_step(fit, step)
 
 

@@ -15,7 +15,7 @@ import streamlit as st
 
 from dtree.views import learn
 from dtree.views import learntext as words
-from pages.orders_panel import growth_orders_panel, url_choice
+from pages.panels.orders_panel import growth_orders_panel, url_choice
 from pages.shared import (chosen_parameters, current_fit, current_setup, current_table, lang,
                           md, require_frame, shared_result, tr)
 

@@ -3,15 +3,15 @@ parameters and the fitted tree (the Streamlit-aware helpers).
 
 The pages import everything from here; it is defined in:
 
-* :mod:`pages.session`: the interface language (``lang``, ``tr``,
+* :mod:`pages.state.session`: the interface language (``lang``, ``tr``,
   ``said``), presenter mode, the step shown, ``require_frame``;
-* :mod:`pages.tables_state`: the dataset in use (``current_table``,
+* :mod:`pages.state.tables_state`: the dataset in use (``current_table``,
   ``use_table``, uploads) and the Data page's choices (``current_setup``);
-* :mod:`pages.caches`: the process-wide cache of prepared data and fits
+* :mod:`pages.runtime.caches`: the process-wide cache of prepared data and fits
   (``MODELS``, ``prepared``, ``fitted``, ``shared_result``);
-* :mod:`pages.fits` (the :class:`Fit` and what derives from it, no
-  Streamlit), :mod:`pages.sidebar` (the Grow page's sidebar) and
-  :mod:`pages.url_state` (the view in the URL);
+* :mod:`pages.runtime.fits` (the :class:`Fit` and what derives from it, no
+  Streamlit), :mod:`pages.panels.sidebar` (the Grow page's sidebar) and
+  :mod:`pages.state.url_state` (the view in the URL);
 * :mod:`dtree.tables.choices`: the tree parameters' defaults and rules,
   which :func:`chosen_parameters` applies to the session here.
 
@@ -28,12 +28,12 @@ from dtree.tables.choices import DEFAULTS, GROWTH, HIST_ROWS, NAMES, hist_applie
 from dtree.tables.dataset import Loaded, default_target  # noqa: F401
 from dtree.tables.prepare import criteria_for
 from dtree.views import links
-from pages.caches import (MODELS, fitted, hold_upload, prepared,  # noqa: F401
+from pages.runtime.caches import (MODELS, fitted, hold_upload, prepared,  # noqa: F401
                           reap_closed_sessions, release_upload, shared_result)
-from pages.fits import Fit, step_dot  # noqa: F401
-from pages.session import (LANGUAGES, keys_legend, lang, presenting, require_frame,  # noqa: F401
+from pages.runtime.fits import Fit, step_dot  # noqa: F401
+from pages.state.session import (LANGUAGES, keys_legend, lang, presenting, require_frame,  # noqa: F401
                            said, shown_step, step_button, tr)
-from pages.tables_state import (DEFAULT_DATASET, SETUP_KEYS, builtin_table,  # noqa: F401
+from pages.state.tables_state import (DEFAULT_DATASET, SETUP_KEYS, builtin_table,  # noqa: F401
                                 current_setup, current_table, identifiers, inferred_task,
                                 inferred_types,
                                 summary, table_title, upload_table, use_table)
@@ -110,10 +110,10 @@ def current_fit(preset=None, criterion=None, **overrides):
     ``overrides`` replace single parameters (``max_depth=None``...).  The
     message is plain text: show it with ``st.error(md(message))``.
 
-    While a tree opened from a .skops file is in use (``pages.imported``):
+    While a tree opened from a .skops file is in use (``pages.state.imported``):
     that tree, whatever the parameters.
     """
-    from pages import imported
+    from pages.state import imported
     opened = imported.current()
     if opened is not None:
         return opened.fit, None
@@ -126,7 +126,7 @@ def current_fit(preset=None, criterion=None, **overrides):
 def fit_request(preset=None, criterion=None, **overrides):
     """What :func:`current_fit` grows, for the current data (not a tree
     opened from a file): ``((table, setup, prep, preset, criterion, params),
-    None)`` for :func:`pages.caches.fitted` or ``pages.caches.fit_now``, or
+    None)`` for :func:`pages.runtime.caches.fitted` or ``pages.runtime.caches.fit_now``, or
     ``(None, message)``."""
     table = current_table()
     setup = current_setup(table)
@@ -142,4 +142,4 @@ def fit_request(preset=None, criterion=None, **overrides):
     return (table, setup, prep, preset, criterion, params), None
 
 
-from pages.sidebar import sidebar_controls  # noqa: E402,F401  (the Grow page imports it from here)
+from pages.panels.sidebar import sidebar_controls  # noqa: E402,F401  (the Grow page imports it from here)

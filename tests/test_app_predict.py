@@ -1,4 +1,4 @@
-"""pages/predict_panel.py under AppTest, through tests/predict_app.py (which
+"""pages/panels/predict_panel.py under AppTest, through tests/predict_app.py (which
 draws the tree with the sample's path first and then the panels, like the
 Grow page): the widgets choose the sample, the drawn path and every number
 shown agree with dtree.views.prediction and the engine, both languages run, and

@@ -72,7 +72,7 @@ def files(*patterns):
 
 
 ENGINE = files("dtree/*.py")
-USERS = files("dtree/views/*.py", "dtree/tables/*.py", "pages/*.py", "app.py")
+USERS = files("dtree/views/*.py", "dtree/tables/*.py", "pages/**/*.py", "app.py")
 TABLES = files("dtree/tables/*.py")
 UNDER_DTREE = files("dtree/**/*.py")
 
@@ -156,7 +156,7 @@ PAGE_LINES = 265
 
 
 def page_files():
-    return sorted([ROOT / "app.py", *(ROOT / "pages").glob("*.py")])
+    return sorted([ROOT / "app.py", *(ROOT / "pages").rglob("*.py")])
 
 
 def test_pages_stay_short():

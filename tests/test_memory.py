@@ -1,5 +1,6 @@
 """The size-bounded caches shared by every session of a server process
-(pages/memory.py, pages/janitor.py, pages/caches.py), and the fits shared across sessions."""
+(pages/runtime/memory.py, pages/runtime/janitor.py, pages/runtime/caches.py), and the fits
+shared across sessions."""
 
 import threading
 import time
@@ -10,7 +11,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from pages.memory import MB, SizedLRU, estimate_bytes
+from pages.runtime.memory import MB, SizedLRU, estimate_bytes
 
 SHARED_FIT_APP = str(Path(__file__).resolve().parent / "shared_fit_app.py")
 
@@ -228,7 +229,7 @@ def test_the_app_sessions_share_one_fit_of_a_builtin_dataset():
     assert not any(at.exception for at in sessions)
     fits = [k for k in MODELS.keys() if k[0] == "fit" and k[1] == "builtin:Iris"]
     # the same key from both sessions: one fit with the Grow page's parameters
-    # (and at most one of the full tree, which pages.prefetch grows for Prune)
+    # (and at most one of the full tree, which pages.runtime.prefetch grows for Prune)
     grow = [k for k in fits if dict(k[5])["max_depth"] is not None]
     assert len(grow) == 1 and len(fits) - len(grow) <= 1, fits
 
@@ -274,7 +275,7 @@ def test_discard_counts_releases():
 
 
 def test_malloc_trim_runs_on_glibc():
-    import pages.janitor as janitor
+    import pages.runtime.janitor as janitor
 
     before = janitor.trims
     assert janitor.malloc_trim() is True  # this machine: Debian, glibc
@@ -282,7 +283,7 @@ def test_malloc_trim_runs_on_glibc():
 
 
 def test_trims_are_rate_limited_to_one_now_and_one_later(monkeypatch):
-    import pages.janitor as janitor
+    import pages.runtime.janitor as janitor
 
     calls = []
     monkeypatch.setattr(janitor, "malloc_trim", lambda: calls.append(1) or True)

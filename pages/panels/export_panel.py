@@ -19,7 +19,7 @@ import streamlit as st
 
 from dtree.views import downloads
 from dtree.views.viz import MAX_DRAWN_NODES
-from pages.memory import MB, SizedLRU, budget_mb
+from pages.runtime.memory import MB, SizedLRU, budget_mb
 from pages.shared import lang, tr
 
 #: Built files of every model, for the whole process (the HTML embeds

@@ -14,8 +14,8 @@ only while open), ``curve_feature_<node>`` (the feature of the gain chart).
 import streamlit as st
 
 from dtree.views import inspector, viz
-from pages import imported
-from pages.memory import arrow
+from pages.state import imported
+from pages.runtime.memory import arrow
 from pages.shared import lang, tr
 
 state = st.session_state

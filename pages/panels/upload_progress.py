@@ -1,6 +1,6 @@
 """Reading an upload on the Data page, with a progress indicator for a big one.
 
-The uploader's callback (:func:`pages.tables_state.read_upload`) only marks
+The uploader's callback (:func:`pages.state.tables_state.read_upload`) only marks
 the file as new; :func:`read_pending_upload` reads it in the Data page's
 run, right below the uploader, once: a rerun or another page finds the table
 in the session and what was derived from it in the caches (column types by

@@ -15,7 +15,7 @@ from functools import cached_property
 import numpy as np
 
 from dtree.views import explain
-from pages.memory import MB, SizedLRU, estimate_bytes
+from pages.runtime.memory import MB, SizedLRU, estimate_bytes
 
 
 def _size(value) -> int:

@@ -7,7 +7,7 @@ where :func:`pages.shared.chosen_parameters` reads them on every page.
 import streamlit as st
 
 from dtree.tables.prepare import PRESETS, criteria_for
-from pages.terms import PRESETS_ZH, zh
+from pages.language.terms import PRESETS_ZH, zh
 
 
 def sidebar_controls(task, preset):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.terms import message_zh
+from pages.language.terms import message_zh
 
 LANGUAGES = {"en": "English", "zh": "中文"}
 
@@ -35,7 +35,7 @@ def tr(en: str, zh: str) -> str:
 def said(message) -> str:
     """One of the engine's messages (an error or a note, plain text in
     English) in the interface language: known ones are looked up in
-    ``pages.terms.MESSAGES_ZH``.  Escape the result as before (``md``)."""
+    ``pages.language.terms.MESSAGES_ZH``.  Escape the result as before (``md``)."""
     return message_zh(message) if lang() == "zh" else str(message)
 
 

@@ -1,0 +1,6 @@
+"""What the app keeps for one session: the interface language, presenter
+mode and the step shown (``session``), the view in the URL (``url_state``),
+the dataset in use and the Data page's choices (``tables_state``) and a
+tree opened from a ``.skops`` file (``imported``).  Import each name from
+the module that defines it: this package re-exports nothing.
+"""
