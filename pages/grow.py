@@ -6,11 +6,14 @@ from functools import partial
 import streamlit as st
 
 from dtree.views import narration, viz
-from pages.shared import (chosen_parameters, criterion_name, current_setup, current_table,
-                          fitted, growth_name, hist_notice, keys_legend, lang, md, prepared,
-                          presenting, require_frame, said, sidebar_controls, step_dot,
-                          table_title, tr)
-from pages.shared import shown_step as link_step, step_button
+from dtree.views.links import md
+from pages.panels.sidebar import hist_notice, sidebar_controls
+from pages.runtime.caches import fitted, prepared
+from pages.runtime.fits import step_dot
+from pages.state.parameters import chosen_parameters, criterion_name, growth_name
+from pages.state.session import keys_legend, lang, presenting, require_frame, said, tr
+from pages.state.session import shown_step as link_step, step_button
+from pages.state.tables_state import current_setup, current_table, table_title
 from pages.state import imported
 from pages.panels.grow_panels import panels_view
 from pages.runtime.prefetch import prefetch_for_this_session
@@ -151,7 +154,7 @@ def stepper():
 
 
 def shown_step():
-    """The step on screen (pages.shared.shown_step of the ?step= slider)."""
+    """The step on screen (pages.state.session.shown_step of the ?step= slider)."""
     return link_step("step", n_steps) if n_steps else 0
 
 

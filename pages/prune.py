@@ -16,10 +16,12 @@ from dtree.views import pruneview as pv
 from dtree.views.prunetext import VIEWS, g_of
 from dtree import ccp_holdout, ccp_prune
 from dtree.views.viz import MAX_DRAWN_NODES, NEXT_SPLIT
+from dtree.views.links import md
 from pages.panels.prune_ebp import ebp_view
 from pages.panels.prune_panels import Pruning, draw, rep_pep_view, say, show_table, steps_view
-from pages.shared import (current_fit, current_setup, current_table, keys_legend, lang, md,
-                          presenting, require_frame, said, tr)
+from pages.state.current_tree import current_fit
+from pages.state.session import keys_legend, lang, presenting, require_frame, said, tr
+from pages.state.tables_state import current_setup, current_table
 from pages.panels.stepping import step_buttons
 from pages.state import imported
 from pages.runtime.prefetch import cv_key, cv_work, sequence

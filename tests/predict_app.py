@@ -25,7 +25,8 @@ from dtree import DecisionTreeClassifier, DecisionTreeRegressor  # noqa: E402
 from dtree.views import viz  # noqa: E402
 from pages.panels.predict_panel import (importance_panel, path_for_step,  # noqa: E402
                                         prediction_panel)
-from pages.shared import LANGUAGES, Fit  # noqa: E402
+from pages.runtime.fits import Fit  # noqa: E402
+from pages.state.session import LANGUAGES  # noqa: E402
 
 DATA = ROOT / "data"
 HOSTILE = ["<b>bold</b>", "a*b_c`d", "$x^2$ [link](http://e.vil)", "#head"]

@@ -5,7 +5,7 @@ import threading
 import numpy as np
 import pandas as pd
 
-from pages.shared import HIST_ROWS
+from dtree.tables.choices import HIST_ROWS
 from tests.test_app_pages import DATA, GROW, assert_clean, log_calls, start, upload
 
 

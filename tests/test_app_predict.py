@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from dtree.views.prediction import (explain_prediction, explanation, importance_terms,
                                     importances_at)
 from dtree.views.viz import ON_PATH
-from pages.shared import md
+from dtree.views.links import md
 from tests import predict_app
 
 SCRIPT = str(Path(predict_app.__file__).resolve())

@@ -146,7 +146,7 @@ def iris_fit():
     from dtree import DecisionTreeClassifier
     from dtree.tables.io import load_builtin
     from dtree.tables.prepare import Setup, prepare
-    from pages.shared import Fit
+    from pages.runtime.fits import Fit
 
     frame = load_builtin("Iris")
     setup = Setup("species", tuple(c for c in frame.columns if c != "species"), (),
@@ -221,7 +221,7 @@ def test_two_sessions_share_one_fit():
 
 
 def test_the_app_sessions_share_one_fit_of_a_builtin_dataset():
-    from pages.shared import MODELS
+    from pages.runtime.caches import MODELS
 
     MODELS.clear()  # other tests fit Iris with other settings
     app = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -237,7 +237,7 @@ def test_the_app_sessions_share_one_fit_of_a_builtin_dataset():
 # -- what a fit keeps per step for the class (views) -----------------------------------
 
 def test_a_fit_builds_each_steps_tree_and_dot_once_and_bounds_them():
-    from pages.shared import step_dot
+    from pages.runtime.fits import step_dot
 
     fit = iris_fit()
     assert fit.tree_at(2) is fit.tree_at(2)  # shared, not rebuilt
@@ -255,7 +255,7 @@ def test_a_fit_builds_each_steps_tree_and_dot_once_and_bounds_them():
 
 
 def test_a_dot_with_a_prediction_path_is_not_shared():
-    from pages.shared import step_dot
+    from pages.runtime.fits import step_dot
 
     fit = iris_fit()
     path = [(0, 1.0)]
@@ -314,7 +314,8 @@ def test_trims_are_rate_limited_to_one_now_and_one_later(monkeypatch):
 def test_an_upload_is_released_from_the_caches_when_its_last_holder_goes():
     import gc
 
-    from pages.shared import MODELS, hold_upload, Loaded
+    from dtree.tables.dataset import Loaded
+    from pages.runtime.caches import hold_upload, MODELS
 
     frame = pd.DataFrame({"x": np.arange(10.0), "y": [0, 1] * 5})
     first = hold_upload(Loaded("upload:test-release", "t.csv", frame))
@@ -333,13 +334,13 @@ def test_an_upload_is_released_from_the_caches_when_its_last_holder_goes():
 
 
 def test_closed_sessions_can_be_reaped_through_streamlits_session_storage():
-    """pages.shared.reap_closed_sessions reaches into Streamlit 1.67's
+    """pages.runtime.caches.reap_closed_sessions reaches into Streamlit 1.67's
     session storage: the path it takes must exist, and expire() must drop
     what is due."""
     from streamlit.runtime.memory_session_storage import MemorySessionStorage
     from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
 
-    from pages.shared import reap_closed_sessions
+    from pages.runtime.caches import reap_closed_sessions
 
     assert reap_closed_sessions() == 0  # no runtime here: nothing to do
     storage = MemorySessionStorage(ttl_seconds=1)

@@ -33,7 +33,7 @@ def counted(monkeypatch):
 
 
 def fresh_app():
-    from pages.shared import MODELS
+    from pages.runtime.caches import MODELS
 
     assert prefetch.idle(120)
     MODELS.clear()

@@ -16,7 +16,7 @@ import streamlit as st
 
 from dtree.views import explain, narration, viz
 from pages.panels.inspector_panel import needs_data, node_inspector
-from pages.shared import lang, tr
+from pages.state.session import lang, tr
 
 state = st.session_state
 

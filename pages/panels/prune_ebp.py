@@ -10,7 +10,7 @@ from dtree.views import prunetext as words
 from dtree.views import pruneview as pv
 from dtree.views.prunetext import CONFIDENCES
 from pages.panels.prune_panels import draw, say, show_table
-from pages.shared import keys_legend, lang, tr
+from pages.state.session import keys_legend, lang, tr
 from pages.panels.stepping import moves, step_buttons
 
 

@@ -15,7 +15,8 @@ from dtree.views import prunetext as words
 from dtree.views import pruneview as pv
 from dtree.views.prunetext import g_of
 from dtree.views.viz import NEXT_SPLIT
-from pages.shared import keys_legend, lang, md, said, shown_step, tr
+from dtree.views.links import md
+from pages.state.session import keys_legend, lang, said, shown_step, tr
 from pages.panels.stepping import moves, step_buttons
 
 

@@ -9,8 +9,8 @@ fitted model with its recorded steps is costly to pickle, which
 ``st.cache_data`` would do on every rerun.
 
 An upload's entries go as soon as no session holds it (:func:`hold_upload`),
-and the janitor (:mod:`pages.runtime.janitor`) reaps the sessions that closed.  The
-pages import these from :mod:`pages.shared`.
+and the janitor (:mod:`pages.runtime.janitor`) reaps the sessions that
+closed.
 """
 
 from __future__ import annotations

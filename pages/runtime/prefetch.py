@@ -73,7 +73,7 @@ def _done(fit, seed) -> bool:
 
 def prefetch_pruning(request) -> bool:
     """Start the Prune page's first work in the background for ``request``
-    (``pages.shared.fit_request(**FULL)``'s value, computed in the page's
+    (``pages.state.current_tree.fit_request(**FULL)``'s value, computed in the page's
     run); whether a thread was started."""
     table, setup, prep = request[:3]
     rows, cols = prep.X_train.shape
@@ -115,7 +115,8 @@ def prefetch_for_this_session(early: bool = False) -> bool:
     early call would prepare it before the page is drawn only to find it too
     large (a big upload's page would wait for that)."""
     from pages.state import imported
-    from pages.shared import current_table, fit_request
+    from pages.state.current_tree import fit_request
+    from pages.state.tables_state import current_table
 
     if imported.current() is not None:
         return False

@@ -8,8 +8,6 @@
 * :func:`shown_step`: the step a stepping page shows (its slider or link);
 * :func:`require_frame`: a page run without app.py around it asks for a
   rerun through the frame.
-
-The pages import these from :mod:`pages.shared`.
 """
 
 from __future__ import annotations

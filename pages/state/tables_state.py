@@ -12,7 +12,7 @@ The column types, identifiers and summary of a table are cached by its key.
 The Data page's source widgets (a built-in dataset, an upload, a .skops
 file) call :func:`choose_builtin`, :func:`read_upload` (which leaves the
 reading to :mod:`pages.panels.upload_progress`), :func:`read_skops` and
-:func:`source_changed`; the other pages import from :mod:`pages.shared`.
+:func:`source_changed`.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from dtree.tables.io import DataError, load_builtin
 from dtree.tables.prepare import (Setup, column_summary, identifier_columns, infer_task,
                                   infer_types, setup_from_choices)
 from pages.runtime.caches import hold_upload
+from pages.state import imported
 from pages.state.session import lang
 
 DEFAULT_DATASET = "Iris"
@@ -139,8 +140,6 @@ def read_upload():
 
 def source_changed():
     """Another source than a .skops file: back to the dataset in use before."""
-    from pages.state import imported  # (here: it imports pages.shared, which imports this)
-
     if st.session_state.get("source") != "scikit-learn tree":
         imported.close()
 
