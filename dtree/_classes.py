@@ -254,9 +254,9 @@ class BaseDecisionTree(BaseEstimator):
         if self.splitter == "hist":
             binned = _hist.bin_features(prob.X, is_cat, prob.n_categories, self.max_bins)
             prob.hist = _hist.HistGrower(binned, prob)
-            self.bin_lower_ = [None if is_cat[j] else _hist.used_bins(binned.lower[j])
+            self.bin_lower_ = [None if is_cat[j] else _used_bins(binned.lower[j])
                                for j in range(n_features)]
-            self.bin_upper_ = [None if is_cat[j] else _hist.used_bins(binned.upper[j])
+            self.bin_upper_ = [None if is_cat[j] else _used_bins(binned.upper[j])
                                for j in range(n_features)]
         else:
             for name in ("bin_lower_", "bin_upper_"):
@@ -497,6 +497,11 @@ class BaseDecisionTree(BaseEstimator):
     def feature_importances_(self):
         self._check_fitted()
         return feature_importances(self.tree_, self.n_features_in_)
+
+
+def _used_bins(bounds):
+    """One feature's per-bin bounds, without the bins no training row has."""
+    return bounds[~np.isnan(bounds)].astype(np.float64)
 
 
 def feature_importances(tree, n_features):

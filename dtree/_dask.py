@@ -55,6 +55,8 @@ def is_dask_collection(obj):
 def fit(est, X, y, sample_weight=None):
     """``est.fit(X, y)`` for a Dask DataFrame or array ``X`` (see the module
     docstring); returns ``est``."""
+    from ._classes import _used_bins
+
     _refuse(est, sample_weight)
     import dask
 
@@ -123,8 +125,8 @@ def fit(est, X, y, sample_weight=None):
     if names is not None:
         est.feature_names_in_ = names
     est._fitted_setup(F, names, np.zeros(F, dtype=bool), [None] * F, params, setup)
-    est.bin_lower_ = [_hist.used_bins(lower[f]) for f in range(F)]
-    est.bin_upper_ = [_hist.used_bins(upper[f]) for f in range(F)]
+    est.bin_lower_ = [_used_bins(lower[f]) for f in range(F)]
+    est.bin_upper_ = [_used_bins(upper[f]) for f in range(F)]
 
     crit = make_criterion(setup["criterion"], getattr(est, "n_classes_", 0),
                           classification=clf)

@@ -48,12 +48,6 @@ CHUNK_BYTES = 24 << 20
 STORE_BYTES = 128 << 20
 
 
-def used_bins(bounds):
-    """One feature's per-bin bounds (a row of :attr:`Binned.lower` or
-    ``upper``), without the bins no training row has."""
-    return bounds[~np.isnan(bounds)].astype(np.float64)
-
-
 class Binned:
     """The binned training data.
 

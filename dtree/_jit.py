@@ -60,16 +60,12 @@ def kernel_for(n_rows):
 def sad_prefix_segments(y, w, starts, sizes, kernel=None):
     """``out[i] = min_c sum_{j in seg(i), j <= i} w_j |y_j - c|`` for every row
     of every segment ``[starts[k], starts[k] + sizes[k])`` (0 outside them),
-    compiled: with ``kernel`` (from :func:`kernel_for`), else loading it.
-
-    Without numba (or with ``DTREE_NO_JIT=1``) this raises RuntimeError: the
-    NumPy path is :func:`dtree._grow._sad_prefix_numpy`, which the search
-    takes itself when :func:`kernel_for` gives None.  (This module, which the
-    growth imports, imports nothing from it.)"""
-    kernel = kernel or _load()
+    compiled when numba is there and worth loading (or with ``kernel``, from
+    :func:`kernel_for`), else with NumPy."""
+    kernel = kernel or kernel_for(len(y))
     if kernel is None:
-        raise RuntimeError("the compiled kernel is unavailable (numba not installed, or "
-                           "DTREE_NO_JIT=1): use dtree._grow._sad_prefix_numpy")
+        from ._grow import _sad_prefix_numpy
+        return _sad_prefix_numpy(y, w, starts, sizes)
     y = np.ascontiguousarray(y, dtype=np.float64)
     w = np.ascontiguousarray(w, dtype=np.float64)
     out = np.zeros(len(y))

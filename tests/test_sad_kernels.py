@@ -57,8 +57,7 @@ def test_compiled_kernel_is_bit_identical_to_the_two_heaps(sizes, seed, ties, we
 def test_a_segment_of_one_row_costs_nothing_and_rows_outside_segments_are_zero(monkeypatch):
     monkeypatch.setattr(_jit, "JIT_MIN_ROWS", 0)
     y, w = np.array([5.0, 1.0, 2.0, 9.0]), np.ones(4)
-    compiled = [_jit.sad_prefix_segments] if _jit.available() else []
-    for fn in (_grow._sad_prefix_numpy, *compiled):
+    for fn in (_grow._sad_prefix_numpy, _jit.sad_prefix_segments):
         np.testing.assert_array_equal(fn(y, w, [1, 3], [2, 1]), [0.0, 0.0, 1.0, 0.0])
 
 
