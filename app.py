@@ -4,15 +4,17 @@ The frame of a multipage Streamlit app: page settings, shared styling, the
 language switch, presenter mode, the view in the URL and the navigation.
 The pages are in pages/ (data.py: choose and inspect the data; grow.py: step
 through the growth; compare.py: trees side by side; prune.py: pruning;
-learn.py: the theory, live); their shared state is in pages/shared.py.
+learn.py: the theory, live); what they draw is in pages/panels/, the
+session's state in pages/state/ and the process-wide caches in pages/runtime/.
 Run it with ``make run`` (or ``streamlit run app.py``).
 """
 
 import streamlit as st
 
-from pages.janitor import freeze_imports_once
-from pages.shared import LANGUAGES, current_table, presenting, tr
-from pages.url_state import restore_view_from_url, url_warning, write_view_to_url
+from pages.runtime.janitor import freeze_imports_once
+from pages.state.session import LANGUAGES, presenting, tr
+from pages.state.tables_state import current_table
+from pages.state.url_state import restore_view_from_url, url_warning, write_view_to_url
 
 st.set_page_config(page_title="dtree: watch a decision tree learn", page_icon="🌳",
                    layout="wide", initial_sidebar_state="expanded")
@@ -30,7 +32,7 @@ st.html("""<style>
 
 restore_view_from_url()  # a prepared link: its dataset, parameters and view
 current_table()  # a built-in dataset is loaded before any page runs
-st.session_state["_framed"] = True  # see pages.shared.require_frame
+st.session_state["_framed"] = True  # see pages.state.session.require_frame
 
 # The language lives in the URL (?lang=zh) and in st.session_state["lang"];
 # synced by hand so that a hand-written link with ?lang=zh or ?lang=en works.
@@ -140,6 +142,6 @@ try:
 finally:  # also when a page stops early (st.stop) on a message
     write_view_to_url()
     # Once per process, after the first page has imported what it needs:
-    # gc.freeze() (see pages/janitor.py and .streamlit/config.toml
+    # gc.freeze() (see pages/runtime/janitor.py and .streamlit/config.toml
     # [runner] postScriptGC for the measurements).
     freeze_imports_once()

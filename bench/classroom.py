@@ -29,7 +29,7 @@ traffic stays on this machine) and simulates students:
   open the Grow page (the tree is fitted), and close.  The server's RSS is
   sampled every 0.5 s: idle baseline, peak, and ``--after`` seconds after the
   last session closed (Streamlit keeps a closed session for 120 s; the app's
-  janitor, pages/memory.py, drops it within 10 s after that).  With
+  janitor, pages/runtime/memory.py, drops it within 10 s after that).  With
   ``DTREE_MEMDEBUG=<file>`` in the environment the server appends what it
   holds (RSS, caches) to that file every 10 s.
 

@@ -9,12 +9,16 @@ from dtree.views import compare
 from dtree.views import comparetext as words
 from dtree.tables.io import BUILTIN
 from dtree.tables.prepare import setup_from_choices
-from pages import compare_panels as panels
-from pages.stepping import move, moves, step_buttons
-from pages.shared import (builtin_table, chosen_parameters, current_setup,
-                          current_table, default_target, fitted, identifiers, inferred_types,
-                          keys_legend, lang, md, prepared, presenting, require_frame, said,
-                          shown_step, step_button, table_title, tr, use_table)
+from dtree.tables.dataset import default_target
+from dtree.views.links import md
+from pages.panels import compare_panels as panels
+from pages.panels.stepping import move, moves, step_buttons
+from pages.runtime.caches import fitted, prepared
+from pages.state.parameters import chosen_parameters
+from pages.state.session import (keys_legend, lang, presenting, require_frame, said, shown_step,
+                                 step_button, tr)
+from pages.state.tables_state import (builtin_table, current_setup, current_table, identifiers,
+                                      inferred_types, table_title, use_table)
 
 state = st.session_state
 require_frame()
@@ -68,7 +72,7 @@ MORE = compare.more_configs(task, poisson_ok)
 # Each tree's compare.Profile is kept with its fit (Fit.profile): trained on
 # the rows its fit used (ID3 leaves out rows with a missing value), tested on
 # the same test rows as every other tree, and dropped with the fit when the
-# size-bounded fit cache (pages.shared.MODELS) drops it.
+# size-bounded fit cache (pages.runtime.caches.MODELS) drops it.
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
@@ -175,7 +179,7 @@ def use_dataset(title, configs, params):
 
 
 def fresh_setup(other):
-    """The data choices a dataset starts with (pages.shared.current_setup
+    """The data choices a dataset starts with (tables_state.current_setup
     once use_table has forgotten the old ones)."""
     types, _ = inferred_types(other.key, other.frame)
     return setup_from_choices(other.frame, {}, default_target=default_target(other),

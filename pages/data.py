@@ -7,13 +7,14 @@ from dtree.tables.choices import feature_choice, task_name
 from dtree.tables.dataset import builtin_label, class_counts
 from dtree.tables.io import BUILTIN, DroppedRows
 from dtree.tables.prepare import MAX_CLASSES
-from pages.shared import (current_setup, current_table, identifiers, inferred_task,
-                          inferred_types, lang, md, require_frame, said, summary,
-                          table_title, tr)
-from pages import imported
-from pages.tables_state import choose_builtin, read_skops, read_upload, source_changed
-from pages.upload_progress import grow_first_tree, prepared_with, read_pending_upload
-from pages.prefetch import prefetch_for_this_session
+from dtree.views.links import md
+from pages.state.session import lang, require_frame, said, tr
+from pages.state.tables_state import (current_setup, current_table, identifiers, inferred_task,
+                                      inferred_types, summary, table_title)
+from pages.state import imported
+from pages.state.tables_state import choose_builtin, read_skops, read_upload, source_changed
+from pages.panels.upload_progress import grow_first_tree, prepared_with, read_pending_upload
+from pages.runtime.prefetch import prefetch_for_this_session
 
 PREVIEW_ROWS = 200
 PREVIEW_COLUMNS = 60

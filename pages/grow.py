@@ -6,14 +6,17 @@ from functools import partial
 import streamlit as st
 
 from dtree.views import narration, viz
-from pages.shared import (chosen_parameters, criterion_name, current_setup, current_table,
-                          fitted, growth_name, hist_notice, keys_legend, lang, md, prepared,
-                          presenting, require_frame, said, sidebar_controls, step_dot,
-                          table_title, tr)
-from pages.shared import shown_step as link_step, step_button
-from pages import imported
-from pages.grow_panels import panels_view
-from pages.prefetch import prefetch_for_this_session
+from dtree.views.links import md
+from pages.panels.sidebar import hist_notice, sidebar_controls
+from pages.runtime.caches import fitted, prepared
+from pages.runtime.fits import step_dot
+from pages.state.parameters import chosen_parameters, criterion_name, growth_name
+from pages.state.session import keys_legend, lang, presenting, require_frame, said, tr
+from pages.state.session import shown_step as link_step, step_button
+from pages.state.tables_state import current_setup, current_table, table_title
+from pages.state import imported
+from pages.panels.grow_panels import panels_view
+from pages.runtime.prefetch import prefetch_for_this_session
 
 SPEEDS = {"slow (2 s)": 2.0, "medium (1 s)": 1.0, "fast (0.5 s)": 0.5}
 #: DOT font size in presenter mode: drawn large, scaled down to fit the window.
@@ -119,7 +122,7 @@ def stepper():
     present = presenting()
     step_bar(step, compact=present)
 
-    tree = fit.tree_at(step)  # (shared by the class, as the DOT: pages.shared)
+    tree = fit.tree_at(step)  # (shared by the class, as the DOT: pages.runtime.caches)
     size = viz.tree_font_size(model.tree_.n_leaves)
     # presenter mode: drawn large, then scaled down to the window (app.py's CSS)
     dot, info = step_dot(fit, step, rankdir=tree_direction(),
@@ -151,7 +154,7 @@ def stepper():
 
 
 def shown_step():
-    """The step on screen (pages.shared.shown_step of the ?step= slider)."""
+    """The step on screen (pages.state.session.shown_step of the ?step= slider)."""
     return link_step("step", n_steps) if n_steps else 0
 
 
@@ -202,7 +205,7 @@ def prediction_path(step):
     """The path of the Prediction tab's sample, while that tab is open."""
     if state.get("panel") not in ("Prediction", "预测"):
         return None
-    from pages.predict_panel import path_for_step
+    from pages.panels.predict_panel import path_for_step
     return path_for_step(fit, step)
 
 

@@ -15,9 +15,13 @@ import streamlit as st
 
 from dtree.views import learn
 from dtree.views import learntext as words
-from pages.orders_panel import growth_orders_panel, url_choice
-from pages.shared import (chosen_parameters, current_fit, current_setup, current_table, lang,
-                          md, require_frame, shared_result, tr)
+from dtree.views.links import md
+from pages.panels.orders_panel import growth_orders_panel, url_choice
+from pages.runtime.caches import shared_result
+from pages.state.current_tree import current_fit
+from pages.state.parameters import chosen_parameters
+from pages.state.session import lang, require_frame, tr
+from pages.state.tables_state import current_setup, current_table
 
 require_frame()
 

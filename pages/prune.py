@@ -3,9 +3,9 @@
 Four views (kept in the URL as ?prune_view=): minimal cost-complexity pruning
 (the path against alpha, cross-validation with the 1-SE rule, the tree at the
 chosen alpha), here; the weakest-link sequence one collapse at a time,
-reduced-error and pessimistic pruning side by side (pages/prune_panels.py),
+reduced-error and pessimistic pruning side by side (pages/panels/prune_panels.py),
 and C4.5's error-based pruning (Weka J48's, with subtree raising) one
-decision at a time (pages/prune_ebp.py).  The words are in
+decision at a time (pages/panels/prune_ebp.py).  The words are in
 dtree.views.prunetext, the figures, tables and formulas in dtree.views.pruneview.
 """
 
@@ -16,14 +16,16 @@ from dtree.views import pruneview as pv
 from dtree.views.prunetext import VIEWS, g_of
 from dtree import ccp_holdout, ccp_prune
 from dtree.views.viz import MAX_DRAWN_NODES, NEXT_SPLIT
-from pages.prune_ebp import ebp_view
-from pages.prune_panels import Pruning, draw, rep_pep_view, say, show_table, steps_view
-from pages.shared import (current_fit, current_setup, current_table, keys_legend, lang, md,
-                          presenting, require_frame, said, tr)
-from pages.stepping import step_buttons
-from pages import imported
-from pages.prefetch import cv_key, cv_work, sequence
-from pages.terms import STOP_REASONS_ZH, zh
+from dtree.views.links import md
+from pages.panels.prune_ebp import ebp_view
+from pages.panels.prune_panels import Pruning, draw, rep_pep_view, say, show_table, steps_view
+from pages.state.current_tree import current_fit
+from pages.state.session import keys_legend, lang, presenting, require_frame, said, tr
+from pages.state.tables_state import current_setup, current_table
+from pages.panels.stepping import step_buttons
+from pages.state import imported
+from pages.runtime.prefetch import cv_key, cv_work, sequence
+from pages.language.terms import STOP_REASONS_ZH, zh
 
 state = st.session_state
 require_frame()

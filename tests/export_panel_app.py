@@ -1,4 +1,4 @@
-"""A small Streamlit script around pages/export_panel.py, for its AppTest and
+"""A small Streamlit script around pages/panels/export_panel.py, for its AppTest and
 browser tests: pick a fitted tree and a step, and the panel is drawn below.
 
 Run it alone with ``streamlit run tests/export_panel_app.py`` from the repo
@@ -17,7 +17,7 @@ if str(ROOT) not in sys.path:  # `streamlit run` puts only tests/ on the path
     sys.path.insert(0, str(ROOT))
 
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor  # noqa: E402
-from pages.export_panel import export_panel  # noqa: E402
+from pages.panels.export_panel import export_panel  # noqa: E402
 from tests.upload_corpus import HOSTILE  # noqa: E402
 
 DATA = ROOT / "data"

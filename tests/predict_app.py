@@ -1,4 +1,4 @@
-"""A small Streamlit script that drives pages/predict_panel.py the way the
+"""A small Streamlit script that drives pages/panels/predict_panel.py the way the
 Grow page does (the tree with the sample's path first, then the panels), on
 fits built here: Iris (CART), loan.csv (C4.5, categorical), the watermelon
 data with missing values (C4.5), diabetes (regression) and a table with
@@ -23,8 +23,10 @@ import streamlit as st  # noqa: E402
 
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor  # noqa: E402
 from dtree.views import viz  # noqa: E402
-from pages.predict_panel import importance_panel, path_for_step, prediction_panel  # noqa: E402
-from pages.shared import LANGUAGES, Fit  # noqa: E402
+from pages.panels.predict_panel import (importance_panel, path_for_step,  # noqa: E402
+                                        prediction_panel)
+from pages.runtime.fits import Fit  # noqa: E402
+from pages.state.session import LANGUAGES  # noqa: E402
 
 DATA = ROOT / "data"
 HOSTILE = ["<b>bold</b>", "a*b_c`d", "$x^2$ [link](http://e.vil)", "#head"]

@@ -3,7 +3,7 @@
 
 import streamlit as st
 
-from pages.shared import current_fit
+from pages.state.current_tree import current_fit
 
 fit, error = current_fit()
 st.session_state["fit"] = fit

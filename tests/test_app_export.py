@@ -1,4 +1,4 @@
-"""pages/export_panel.py under AppTest, through the small script
+"""pages/panels/export_panel.py under AppTest, through the small script
 tests/export_panel_app.py (the panel is not a page: it is called by pages).
 
 The download buttons get their data from callables, which Streamlit runs
@@ -172,5 +172,5 @@ def test_chinese_labels(files):
 
 
 def test_the_panel_does_not_set_up_a_page():
-    source = (ROOT / "pages" / "export_panel.py").read_text()
+    source = (ROOT / "pages" / "panels" / "export_panel.py").read_text()
     assert "require_frame(" not in source and "set_page_config(" not in source

@@ -5,7 +5,7 @@ import threading
 import numpy as np
 import pandas as pd
 
-from pages.shared import HIST_ROWS
+from dtree.tables.choices import HIST_ROWS
 from tests.test_app_pages import DATA, GROW, assert_clean, log_calls, start, upload
 
 
@@ -61,7 +61,7 @@ def test_the_refusals_speak_chinese():
     import pytest
 
     from dtree import DecisionTreeClassifier, DecisionTreeRegressor
-    from pages.terms import message_zh
+    from pages.language.terms import message_zh
 
     for est in (DecisionTreeClassifier(splitter="hist", algorithm="j48"),
                 DecisionTreeClassifier(splitter="hist", multiway=True),
@@ -79,7 +79,7 @@ def test_a_big_upload_is_read_and_fitted_once_with_its_stages_shown(monkeypatch)
     nothing again (the Grow page takes the tree the Data page grew)."""
     from dtree.tables import dataset
     from dtree.views import datatext
-    from pages import caches, prefetch
+    from pages.runtime import caches, prefetch
 
     calls = {"read": 0, "fit": 0}
     read_table, estimator_for = dataset.read_table, caches.estimator_for
@@ -123,7 +123,7 @@ def test_a_big_upload_is_prepared_while_the_browser_draws_its_page(monkeypatch):
     import streamlit as st
 
     from dtree.views import datatext
-    from pages import caches
+    from pages.runtime import caches
 
     events = []
     log_calls(monkeypatch, events, caches, "prepare", "prepare")

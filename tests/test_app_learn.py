@@ -171,7 +171,7 @@ def test_growth_orders_on_wine_with_a_budget():
 
 PANEL_SCRIPT = """
 import streamlit as st
-from pages.orders_panel import growth_orders_panel
+from pages.panels.orders_panel import growth_orders_panel
 st.session_state.setdefault("max_depth", 3)
 growth_orders_panel()
 """

@@ -44,7 +44,7 @@ def test_unknown_names_do_not_resolve(name):
 
 def opened(url, runs=1, then_page=False):
     """A new session opened on ``url`` (relative to http://localhost:8501/).
-    A page's link runs that page (through the frame: pages.shared.require_frame);
+    A page's link runs that page (through the frame: pages.state.session.require_frame);
     with ``then_page`` the frame's home page runs first and the page after it,
     which is how widgets bound to the URL read it under AppTest."""
     parts = urlsplit(url)

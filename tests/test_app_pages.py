@@ -500,11 +500,11 @@ def test_the_grow_page_sends_its_tree_before_the_sidebar_and_keeps_it_on_an_erro
     grown still has them, since the fix is a parameter."""
     import streamlit as st
 
-    import pages.shared
+    import pages.panels.sidebar
 
     order = []
     log_calls(monkeypatch, order, st, "graphviz_chart", "tree")
-    log_calls(monkeypatch, order, pages.shared, "sidebar_controls", "sidebar")
+    log_calls(monkeypatch, order, pages.panels.sidebar, "sidebar_controls", "sidebar")
     at = start()
     order.clear()
     at.run()

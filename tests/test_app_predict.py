@@ -1,4 +1,4 @@
-"""pages/predict_panel.py under AppTest, through tests/predict_app.py (which
+"""pages/panels/predict_panel.py under AppTest, through tests/predict_app.py (which
 draws the tree with the sample's path first and then the panels, like the
 Grow page): the widgets choose the sample, the drawn path and every number
 shown agree with dtree.views.prediction and the engine, both languages run, and
@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from dtree.views.prediction import (explain_prediction, explanation, importance_terms,
                                     importances_at)
 from dtree.views.viz import ON_PATH
-from pages.shared import md
+from dtree.views.links import md
 from tests import predict_app
 
 SCRIPT = str(Path(predict_app.__file__).resolve())

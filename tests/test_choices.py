@@ -115,7 +115,7 @@ def test_every_criterion_and_growth_order_has_a_chinese_name():
 
 
 def test_the_pages_terms_still_name_them():
-    from pages import terms
+    from pages.language import terms
 
     assert terms.CRITERIA_ZH is choices.CRITERIA_ZH
     assert terms.GROWTH_ZH is choices.GROWTH_ZH and terms.TASKS_ZH is choices.TASKS_ZH

@@ -64,6 +64,6 @@ def test_class_counts_leave_missing_targets_out():
 
 
 def test_the_pages_terms_still_name_the_datasets():
-    from pages import terms
+    from pages.language import terms
 
     assert terms.DATASETS_ZH is DATASETS_ZH

@@ -6,7 +6,12 @@
   ``app.py`` use the engine through its public names only: no
   ``dtree._search``, ``from .._criteria import``, ``from dtree import _tree``;
 * nothing under ``dtree/`` imports Streamlit, and the tables do not import
-  the views.
+  the views;
+* no module of the app (``app.py``, ``pages/``) or of ``dtree/`` imports,
+  directly or through others, a module that imports it;
+* the top of ``pages/`` holds only the pages ``app.py``'s ``st.navigation``
+  lists; each sub-package of ``pages/`` has an ``__init__.py`` with a
+  docstring and no re-exports; no file of the app passes 265 lines.
 
 The imports are read with ``ast``, so a lazy import inside a function counts
 as much as one at the top of a module.
@@ -72,7 +77,7 @@ def files(*patterns):
 
 
 ENGINE = files("dtree/*.py")
-USERS = files("dtree/views/*.py", "dtree/tables/*.py", "pages/*.py", "app.py")
+USERS = files("dtree/views/*.py", "dtree/tables/*.py", "pages/**/*.py", "app.py")
 TABLES = files("dtree/tables/*.py")
 UNDER_DTREE = files("dtree/**/*.py")
 
@@ -197,18 +202,178 @@ PAGE_LINES = 265
 
 
 def page_files():
-    return sorted([ROOT / "app.py", *(ROOT / "pages").glob("*.py")])
+    """app.py and every file under pages/, its sub-packages included."""
+    return sorted([ROOT / "app.py", *(ROOT / "pages").rglob("*.py")])
 
 
 def test_pages_stay_short():
     """Pages read state, call and render; the computation lives in the views
     and tables, so no file of the app grows much past 250 lines."""
-    long = {path.name: n for path in page_files()
+    long = {path.relative_to(ROOT).as_posix(): n for path in page_files()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > PAGE_LINES}
     assert long == {}, f"move computation into dtree/views or dtree/tables: {long}"
 
 
 def test_the_page_check_sees_the_pages():
-    names = {path.name for path in page_files()}
-    assert {"app.py", "grow.py", "compare.py", "prune.py", "learn.py", "data.py",
-            "shared.py"} <= names
+    names = {path.relative_to(ROOT).as_posix() for path in page_files()}
+    assert {"app.py", "pages/grow.py", "pages/compare.py", "pages/prune.py", "pages/learn.py",
+            "pages/data.py", "pages/panels/sidebar.py", "pages/state/session.py",
+            "pages/runtime/caches.py", "pages/language/terms.py"} <= names
+
+
+# ---------------------------------------------------------------------------
+# No import circles among the app's modules and dtree's
+# ---------------------------------------------------------------------------
+
+#: app.py, pages/ (its sub-packages too) and dtree/: every module whose
+#: imports are followed, by its dotted name ("app" for app.py).
+GRAPHED = {module_name(p): p for p in files("app.py", "pages/**/*.py", "dtree/**/*.py")}
+
+
+def import_target(module: str, name: str | None, known) -> str | None:
+    """The module of ``known`` that an import loads: ``from pages.state
+    import imported`` loads the module ``pages.state.imported``, ``from
+    dtree.tables.prepare import Setup`` the module ``dtree.tables.prepare``;
+    None for anything outside (numpy, streamlit...)."""
+    if name not in (None, "*") and f"{module}.{name}" in known:
+        return f"{module}.{name}"
+    return module if module in known else None
+
+
+def import_graph(sources=None):
+    """{module: {imported module: line}} for :data:`GRAPHED`, lazy imports
+    inside functions included; ``sources`` ({module: source}) replaces the
+    text of some modules (for the tests of the check itself)."""
+    sources = sources or {}
+    graph = {}
+    for module, path in GRAPHED.items():
+        edges = graph.setdefault(module, {})
+        for line, imported_module, name in imported(path, sources.get(module)):
+            target = import_target(imported_module, name, GRAPHED)
+            if target is not None and target != module:
+                edges.setdefault(target, line)
+    return graph
+
+
+def import_circles(graph) -> list[str]:
+    """Every circle of ``graph`` (one per strongly connected group of modules,
+    found by depth-first search), written ``a:12 -> b:3 -> a``: each module
+    with the line of its import of the next; a group larger than the circle
+    shown is listed after it."""
+    index, low, stack, on_stack, groups = {}, {}, [], set(), []
+
+    def visit(module):  # Tarjan's strongly connected components
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in graph.get(module, {}):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            group = set()
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.add(member)
+                if member == module:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    circles = []
+    for group in groups:  # one circle through the group's first module, as a path
+        start = min(group)
+        path, seen = [start], {start}
+        while True:
+            targets = [t for t in sorted(graph[path[-1]]) if t in group]
+            back = start if start in targets else None
+            step = back or next((t for t in targets if t not in seen), targets[0])
+            path.append(step)
+            if step in seen:
+                break
+            seen.add(step)
+        path = path[path.index(path[-1]):]
+        circle = " -> ".join(f"{m}:{graph[m][n]}" for m, n in zip(path, path[1:]))
+        circle += f" -> {path[-1]}"
+        if len(group) > len(path) - 1:
+            circle += f" (one knot of circles: {', '.join(sorted(group))})"
+        circles.append(circle)
+    return circles
+
+
+def test_the_import_graph_sees_the_app_and_dtree():
+    graph = import_graph()
+    assert {"app", "pages.grow", "pages.state.session", "pages.runtime.caches",
+            "pages.panels.sidebar", "dtree", "dtree._grow", "dtree.views.viz",
+            "dtree.tables.prepare"} <= set(graph)
+    assert "pages.state.imported" in graph["pages.state.tables_state"]  # from pages.state import
+    assert "dtree" in graph["dtree.views.viz"]  # from .. import
+    assert "pages.panels.export_panel" in graph["pages.panels.grow_panels"]  # a lazy import
+
+
+def test_there_are_no_import_circles():
+    """No module of the app or of dtree imports, directly or through others,
+    a module that imports it (a lazy import inside a function counts too):
+    each name is imported from the module that defines it, and the arrows
+    point one way."""
+    assert import_circles(import_graph()) == []
+
+
+@pytest.mark.parametrize("module, source", [
+    ("pages.runtime.caches", "def f():\n    from pages.state.tables_state import current_table\n"),
+    ("pages.state.session", "from pages.state import current_tree\n"),
+    ("dtree._tree", "import dtree._grow\n"),
+    ("dtree.tables.io", "def f():\n    from dtree.tables import prepare\n"),
+])
+def test_the_check_catches_an_import_circle(module, source):
+    """A module made to import one of its importers (lazily or not) is caught."""
+    original = GRAPHED[module].read_text(encoding="utf-8")
+    circles = import_circles(import_graph({module: original + source}))
+    assert circles and any(module in circle for circle in circles), circles
+
+
+# ---------------------------------------------------------------------------
+# pages/ holds at its top only the pages st.navigation lists
+# ---------------------------------------------------------------------------
+
+
+def navigation_pages(source: str) -> set:
+    """The scripts of the ``st.Page("pages/x.py", ...)`` calls in app.py."""
+    return {node.args[0].value for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Page"
+            and node.args and isinstance(node.args[0], ast.Constant)}
+
+
+def test_the_top_of_pages_holds_exactly_the_registered_pages():
+    """Streamlit's legacy multipage mode treats every .py file at the top of
+    pages/ as a page: only the pages app.py's st.navigation lists are there;
+    panels, session state and the caches live in sub-packages."""
+    registered = navigation_pages((ROOT / "app.py").read_text(encoding="utf-8"))
+    assert registered >= {"pages/data.py", "pages/grow.py", "pages/prune.py"}
+    top = {p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py")}
+    assert top == registered
+
+
+SUBPACKAGES = sorted(p for p in (ROOT / "pages").iterdir()
+                     if p.is_dir() and any(p.glob("*.py")))
+
+
+def test_the_sub_packages_are_there():
+    assert {p.name for p in SUBPACKAGES} >= {"panels", "state", "runtime"}
+
+
+@pytest.mark.parametrize("package", SUBPACKAGES, ids=lambda p: p.name)
+def test_each_sub_package_says_what_it_holds_and_re_exports_nothing(package):
+    """An ``__init__.py`` with a docstring and nothing else: each name is
+    imported from the module that defines it."""
+    init = package / "__init__.py"
+    assert init.exists()
+    body = ast.parse(init.read_text(encoding="utf-8")).body
+    assert ast.get_docstring(ast.Module(body=body, type_ignores=[]))
+    assert len(body) == 1, f"{init.relative_to(ROOT)} holds more than its docstring"

@@ -1,5 +1,6 @@
 """The size-bounded caches shared by every session of a server process
-(pages/memory.py, pages/janitor.py, pages/caches.py), and the fits shared across sessions."""
+(pages/runtime/memory.py, pages/runtime/janitor.py, pages/runtime/caches.py), and the fits
+shared across sessions."""
 
 import threading
 import time
@@ -10,7 +11,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from pages.memory import MB, SizedLRU, estimate_bytes
+from pages.runtime.memory import MB, SizedLRU, estimate_bytes
 
 SHARED_FIT_APP = str(Path(__file__).resolve().parent / "shared_fit_app.py")
 
@@ -145,7 +146,7 @@ def iris_fit():
     from dtree import DecisionTreeClassifier
     from dtree.tables.io import load_builtin
     from dtree.tables.prepare import Setup, prepare
-    from pages.shared import Fit
+    from pages.runtime.fits import Fit
 
     frame = load_builtin("Iris")
     setup = Setup("species", tuple(c for c in frame.columns if c != "species"), (),
@@ -220,7 +221,7 @@ def test_two_sessions_share_one_fit():
 
 
 def test_the_app_sessions_share_one_fit_of_a_builtin_dataset():
-    from pages.shared import MODELS
+    from pages.runtime.caches import MODELS
 
     MODELS.clear()  # other tests fit Iris with other settings
     app = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -228,7 +229,7 @@ def test_the_app_sessions_share_one_fit_of_a_builtin_dataset():
     assert not any(at.exception for at in sessions)
     fits = [k for k in MODELS.keys() if k[0] == "fit" and k[1] == "builtin:Iris"]
     # the same key from both sessions: one fit with the Grow page's parameters
-    # (and at most one of the full tree, which pages.prefetch grows for Prune)
+    # (and at most one of the full tree, which pages.runtime.prefetch grows for Prune)
     grow = [k for k in fits if dict(k[5])["max_depth"] is not None]
     assert len(grow) == 1 and len(fits) - len(grow) <= 1, fits
 
@@ -236,7 +237,7 @@ def test_the_app_sessions_share_one_fit_of_a_builtin_dataset():
 # -- what a fit keeps per step for the class (views) -----------------------------------
 
 def test_a_fit_builds_each_steps_tree_and_dot_once_and_bounds_them():
-    from pages.shared import step_dot
+    from pages.runtime.fits import step_dot
 
     fit = iris_fit()
     assert fit.tree_at(2) is fit.tree_at(2)  # shared, not rebuilt
@@ -254,7 +255,7 @@ def test_a_fit_builds_each_steps_tree_and_dot_once_and_bounds_them():
 
 
 def test_a_dot_with_a_prediction_path_is_not_shared():
-    from pages.shared import step_dot
+    from pages.runtime.fits import step_dot
 
     fit = iris_fit()
     path = [(0, 1.0)]
@@ -274,7 +275,7 @@ def test_discard_counts_releases():
 
 
 def test_malloc_trim_runs_on_glibc():
-    import pages.janitor as janitor
+    import pages.runtime.janitor as janitor
 
     before = janitor.trims
     assert janitor.malloc_trim() is True  # this machine: Debian, glibc
@@ -282,7 +283,7 @@ def test_malloc_trim_runs_on_glibc():
 
 
 def test_trims_are_rate_limited_to_one_now_and_one_later(monkeypatch):
-    import pages.janitor as janitor
+    import pages.runtime.janitor as janitor
 
     calls = []
     monkeypatch.setattr(janitor, "malloc_trim", lambda: calls.append(1) or True)
@@ -313,7 +314,8 @@ def test_trims_are_rate_limited_to_one_now_and_one_later(monkeypatch):
 def test_an_upload_is_released_from_the_caches_when_its_last_holder_goes():
     import gc
 
-    from pages.shared import MODELS, hold_upload, Loaded
+    from dtree.tables.dataset import Loaded
+    from pages.runtime.caches import hold_upload, MODELS
 
     frame = pd.DataFrame({"x": np.arange(10.0), "y": [0, 1] * 5})
     first = hold_upload(Loaded("upload:test-release", "t.csv", frame))
@@ -332,13 +334,13 @@ def test_an_upload_is_released_from_the_caches_when_its_last_holder_goes():
 
 
 def test_closed_sessions_can_be_reaped_through_streamlits_session_storage():
-    """pages.shared.reap_closed_sessions reaches into Streamlit 1.67's
+    """pages.runtime.caches.reap_closed_sessions reaches into Streamlit 1.67's
     session storage: the path it takes must exist, and expire() must drop
     what is due."""
     from streamlit.runtime.memory_session_storage import MemorySessionStorage
     from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
 
-    from pages.shared import reap_closed_sessions
+    from pages.runtime.caches import reap_closed_sessions
 
     assert reap_closed_sessions() == 0  # no runtime here: nothing to do
     storage = MemorySessionStorage(ttl_seconds=1)

@@ -125,7 +125,7 @@ def test_stop_reasons_in_both_languages():
 
 
 def test_pages_terms_re_exports_the_stop_reasons():
-    from pages.terms import STOP_REASONS_ZH
+    from pages.language.terms import STOP_REASONS_ZH
     assert STOP_REASONS_ZH is narration.STOP_REASONS_ZH
 
 

@@ -1,4 +1,4 @@
-"""pages.prefetch: the Prune page's first work (the full tree, its
+"""pages.runtime.prefetch: the Prune page's first work (the full tree, its
 cross-validation) is done in the background after the Data or Grow page of a
 small table, under the keys the Prune page reads, so that the page does not
 do it again; a large table is left alone; concurrent callers of one memo
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-import pages.prefetch as prefetch
+import pages.runtime.prefetch as prefetch
 from dtree.views import pruneview as pv
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -20,7 +20,8 @@ APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
 @pytest.fixture
 def counted(monkeypatch):
-    """Calls of ccp_cross_validate made through pages.prefetch (the page's and the thread's)."""
+    """Calls of ccp_cross_validate made through pages.runtime.prefetch (the page's and
+    the thread's)."""
     calls = []
     real = prefetch.ccp_cross_validate
 
@@ -32,7 +33,7 @@ def counted(monkeypatch):
 
 
 def fresh_app():
-    from pages.shared import MODELS
+    from pages.runtime.caches import MODELS
 
     assert prefetch.idle(120)
     MODELS.clear()
@@ -101,7 +102,7 @@ def test_the_data_pages_early_call_leaves_a_long_table_to_the_end_of_the_run(cou
     """The early call skips a table of more rows than MAX_CELLS without
     preparing it; the call at the end of the run decides on the prepared
     rows (here one feature: 112 training cells, within the limit)."""
-    from pages import caches
+    from pages.runtime import caches
     from tests.test_app_pages import log_calls
 
     prepared = []

@@ -11,7 +11,7 @@ the rules between the choices, and their names in English or Chinese.
 * the names of tasks, criteria and growth orders (``lang="en"``/``"zh"``),
   kept beside the English names they translate.
 
-No Streamlit: ``pages/shared.py`` passes the session state in.
+No Streamlit: ``pages/state/parameters.py`` passes the session state in.
 """
 
 from __future__ import annotations

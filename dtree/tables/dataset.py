@@ -1,7 +1,7 @@
 """The dataset in use: a built-in table or an upload, with the key the caches
 know it by, its title in English or Chinese, and the defaults it starts with.
 
-No Streamlit: ``pages/tables_state.py`` keeps one :class:`Loaded` in the
+No Streamlit: ``pages/state/tables_state.py`` keeps one :class:`Loaded` in the
 session (and caches the built-in frames); the Chinese names of the built-in
 datasets live here, beside the English ones of :data:`.io.BUILTIN`.
 """

@@ -5,7 +5,7 @@ something unknown.
 The app keeps its settings in the URL (``?data=iris&max_depth=3``) so that
 a lecturer can prepare a link.  Here the query parameters are plain
 ``{key: [values]}`` dicts and the settings a plain mapping: the Streamlit
-side (``pages/shared.py``) reads ``st.query_params`` and the session state,
+side (``pages/state/url_state.py``) reads ``st.query_params`` and the session state,
 calls these, and writes back what they return.
 """
 

@@ -26,7 +26,7 @@ def shot(page, name):
 
 def open_at(page, app_url, path):
     """Open a page of the app.  The first run after the server starts goes
-    through the frame to the home page (pages.shared.require_frame), so open
+    through the frame to the home page (pages.state.session.require_frame), so open
     the home page first; a link opened after that keeps its view."""
     open_app(page, app_url, timeout=60_000)  # (the machine may be busy)
     open_app(page, app_url + path, timeout=60_000)

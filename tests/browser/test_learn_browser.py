@@ -18,7 +18,7 @@ LATEX = ".katex"
 def screens_folder(browser, app_url):
     SCREENS.mkdir(parents=True, exist_ok=True)
     # The very first run after the server starts goes through the frame to the
-    # home page (see pages.shared.require_frame); open the app once so that
+    # home page (see pages.state.session.require_frame); open the app once so that
     # the tests' URLs open their page directly.
     context = browser.new_context()
     open_app(context.new_page(), app_url)

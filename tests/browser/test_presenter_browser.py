@@ -233,7 +233,7 @@ AT_THE_END = """() => {
 def open_presenting(page, url):
     """Open ``url`` (with ``present=true``) once the frame has drawn its switch:
     a server's very first run of a page's URL runs without the frame and
-    then again with it (see ``pages.session.require_frame``)."""
+    then again with it (see ``pages.state.session.require_frame``)."""
     open_app(page, url)
     page.locator(".st-key-presenter_switch").wait_for()
     wait_for_drawn(page)

@@ -24,7 +24,7 @@ SLOW_MS = 120_000
 def screens_folder(browser, app_url):
     SCREENS.mkdir(parents=True, exist_ok=True)
     # The first page opened after the server starts is run by Streamlit as a
-    # legacy page and sent to the home page (pages.shared.require_frame):
+    # legacy page and sent to the home page (pages.state.session.require_frame):
     # open the home page once first.
     context = browser.new_context()
     warm = context.new_page()

@@ -1,6 +1,6 @@
 """A tree fitted in scikit-learn, opened from a ``.skops`` file (the Data
-page's third source), and the :class:`pages.shared.Fit` the other pages get
-for it from :func:`pages.shared.current_fit`.
+page's third source), and the :class:`pages.runtime.fits.Fit` the other
+pages get for it from :func:`pages.state.current_tree.current_fit`.
 
 Session state: ``imported`` holds the :class:`Imported` tree in use, if any
 (it replaces the dataset until a dataset is chosen again; the dataset in
@@ -30,8 +30,10 @@ import streamlit as st
 from dtree import NEEDS_DATA, SkopsLimits, TreeFileError, load_sklearn
 from dtree.tables.io import DataError
 from dtree.tables.prepare import Origin, Prepared
+from dtree.tables.dataset import Loaded
 from dtree.views.datatext import tree_file_error
-from pages.shared import Fit, Loaded, tr
+from pages.runtime.fits import Fit
+from pages.state.session import tr
 
 STATE_KEY = "imported"
 SKOPS_TYPES = ["skops"]

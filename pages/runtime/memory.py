@@ -11,8 +11,8 @@ entry count), and every shared mutable structure is guarded by a lock:
   strings and the containers and objects around them (shared parts once).
 
 Not a page: Streamlit-free helpers the pages' caches are built from
-(pages/caches.py, fits.py, export_panel.py); the garbage collector and the
-heap are :mod:`pages.janitor`'s.
+(pages/runtime/caches.py, fits.py, export_panel.py); the garbage collector and the
+heap are :mod:`pages.runtime.janitor`'s.
 """
 
 from __future__ import annotations

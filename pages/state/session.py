@@ -8,15 +8,13 @@
 * :func:`shown_step`: the step a stepping page shows (its slider or link);
 * :func:`require_frame`: a page run without app.py around it asks for a
   rerun through the frame.
-
-The pages import these from :mod:`pages.shared`.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from pages.terms import message_zh
+from pages.language.terms import message_zh
 
 LANGUAGES = {"en": "English", "zh": "中文"}
 
@@ -35,7 +33,7 @@ def tr(en: str, zh: str) -> str:
 def said(message) -> str:
     """One of the engine's messages (an error or a note, plain text in
     English) in the interface language: known ones are looked up in
-    ``pages.terms.MESSAGES_ZH``.  Escape the result as before (``md``)."""
+    ``pages.language.terms.MESSAGES_ZH``.  Escape the result as before (``md``)."""
     return message_zh(message) if lang() == "zh" else str(message)
 
 

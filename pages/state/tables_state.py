@@ -11,8 +11,8 @@
 The column types, identifiers and summary of a table are cached by its key.
 The Data page's source widgets (a built-in dataset, an upload, a .skops
 file) call :func:`choose_builtin`, :func:`read_upload` (which leaves the
-reading to :mod:`pages.upload_progress`), :func:`read_skops` and
-:func:`source_changed`; the other pages import from :mod:`pages.shared`.
+reading to :mod:`pages.panels.upload_progress`), :func:`read_skops` and
+:func:`source_changed`.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ from dtree.tables.dataset import Loaded, default_target
 from dtree.tables.io import DataError, load_builtin
 from dtree.tables.prepare import (Setup, column_summary, identifier_columns, infer_task,
                                   infer_types, setup_from_choices)
-from pages.caches import hold_upload
-from pages.session import lang
+from pages.runtime.caches import hold_upload
+from pages.state import imported
+from pages.state.session import lang
 
 DEFAULT_DATASET = "Iris"
 SETUP_KEYS = ("target", "task", "feature_mode", "features", "categorical", "test_size",
@@ -132,15 +133,13 @@ def choose_builtin():
 def read_upload():
     """The uploader's file changed: it is read in the Data page's run, below
     the uploader, with a progress indicator when it is big
-    (:func:`pages.upload_progress.read_pending_upload`)."""
+    (:func:`pages.panels.upload_progress.read_pending_upload`)."""
     st.session_state.pop("upload_error", None)
     st.session_state["upload_pending"] = True
 
 
 def source_changed():
     """Another source than a .skops file: back to the dataset in use before."""
-    from pages import imported  # (here: it imports pages.shared, which imports this)
-
     if st.session_state.get("source") != "scikit-learn tree":
         imported.close()
 
@@ -148,7 +147,7 @@ def source_changed():
 def read_skops():
     """Open the uploaded .skops file, with the data file's rows if one is
     given; a file that is refused leaves the session as it was."""
-    from pages import imported
+    from pages.state import imported
 
     state = st.session_state
     for key in ("skops_error", "skops_data_error"):

@@ -210,7 +210,7 @@ MESSAGES_ZH = [
     (rf"Feature {_QUOTED} is numeric; got (?P<v>.*)\.", "特征“{name}”是数值特征；得到的是 {v}。"),
     (rf"Feature {_QUOTED}: infinity is not a value a tree can route\.",
      "特征“{name}”：决策树无法处理无穷大的取值。"),
-    # dtree.load_sklearn (a .skops file opened on the Data page) and pages.imported
+    # dtree.load_sklearn (a .skops file opened on the Data page) and pages.state.imported
     (r"(?P<name>.*) is (?P<kind>a pickle|a compressed \(joblib\?\) pickle), not a \.skops "
      r"file\. Loading a pickle .* Save the tree with skops instead: (?P<code>.*)",
      lambda m: "{} 是{}，不是 .skops 文件。加载 pickle（joblib 文件也是 pickle）可能运行其中的"

@@ -1,7 +1,7 @@
 """The Prune page's pieces: what every view works on (:class:`Pruning`),
 drawing a tree or a table, and two of its views: the weakest-link sequence
 one collapse at a time, and REP and PEP side by side (C4.5's EBP is in
-pages/prune_ebp.py).  pages/prune.py builds the :class:`Pruning` and calls
+pages/panels/prune_ebp.py).  pages/prune.py builds the :class:`Pruning` and calls
 a view.  Only widgets and drawing: the words are in dtree.views.prunetext,
 the figures, tables and formulas in dtree.views.pruneview."""
 
@@ -15,8 +15,9 @@ from dtree.views import prunetext as words
 from dtree.views import pruneview as pv
 from dtree.views.prunetext import g_of
 from dtree.views.viz import NEXT_SPLIT
-from pages.shared import keys_legend, lang, md, said, shown_step, tr
-from pages.stepping import moves, step_buttons
+from dtree.views.links import md
+from pages.state.session import keys_legend, lang, said, shown_step, tr
+from pages.panels.stepping import moves, step_buttons
 
 
 def say(name):

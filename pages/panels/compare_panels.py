@@ -10,7 +10,9 @@ import streamlit as st
 from dtree.views import compare, viz
 from dtree.views import comparetext as words
 from dtree.tables.prepare import PRESETS, criteria_for
-from pages.shared import GROWTH, lang, md, tr
+from dtree.tables.choices import GROWTH
+from dtree.views.links import md
+from pages.state.session import lang, tr
 
 
 def column_settings(i, default, base_params, task, poisson_ok):

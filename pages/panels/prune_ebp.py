@@ -1,6 +1,6 @@
 """The Prune page's C4.5 view: error-based pruning (Weka J48's, with subtree
 raising) one decision at a time.  pages/prune.py calls :func:`ebp_view`
-with its :class:`pages.prune_panels.Pruning`; the words are in
+with its :class:`pages.panels.prune_panels.Pruning`; the words are in
 dtree.views.prunetext, the table and formulas in dtree.views.pruneview."""
 
 import streamlit as st
@@ -9,9 +9,9 @@ from dtree import error_based_prune
 from dtree.views import prunetext as words
 from dtree.views import pruneview as pv
 from dtree.views.prunetext import CONFIDENCES
-from pages.prune_panels import draw, say, show_table
-from pages.shared import keys_legend, lang, tr
-from pages.stepping import moves, step_buttons
+from pages.panels.prune_panels import draw, say, show_table
+from pages.state.session import keys_legend, lang, tr
+from pages.panels.stepping import moves, step_buttons
 
 
 def ebp_view(p):

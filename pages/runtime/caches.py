@@ -1,6 +1,6 @@
 """The process-wide cache of prepared data and fitted trees (Streamlit-aware).
 
-:data:`MODELS` is one :class:`pages.memory.SizedLRU` shared by every
+:data:`MODELS` is one :class:`pages.runtime.memory.SizedLRU` shared by every
 session (read-only values), keyed by the dataset's key (a content hash for
 uploads) and the plain settings, and bounded by estimated bytes
 (``DTREE_MODELS_MB``, 300 MB by default): a class on one link fits a built-in
@@ -9,8 +9,8 @@ fitted model with its recorded steps is costly to pickle, which
 ``st.cache_data`` would do on every rerun.
 
 An upload's entries go as soon as no session holds it (:func:`hold_upload`),
-and the janitor (:mod:`pages.janitor`) reaps the sessions that closed.  The
-pages import these from :mod:`pages.shared`.
+and the janitor (:mod:`pages.runtime.janitor`) reaps the sessions that
+closed.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ import streamlit as st
 from dtree.tables.dataset import Loaded
 from dtree.tables.io import DataError
 from dtree.tables.prepare import Setup, estimator_for, prepare
-from pages.fits import Fit, _size
-from pages.janitor import request_trim, start_janitor
-from pages.memory import MB, SizedLRU, budget_mb
-from pages.session import tr
+from pages.runtime.fits import Fit, _size
+from pages.runtime.janitor import request_trim, start_janitor
+from pages.runtime.memory import MB, SizedLRU, budget_mb
+from pages.state.session import tr
 
 #: Prepared data, fitted trees and what is derived from them, for every
 #: session of this process.  Keys start with what they are ("prepared",
@@ -39,7 +39,7 @@ MODELS = SizedLRU(budget_mb("models", 300) * MB, max_entries=256, size_of=_size,
 
 def _watched_caches() -> dict:
     caches = {"models": MODELS}
-    exports = sys.modules.get("pages.export_panel")
+    exports = sys.modules.get("pages.panels.export_panel")
     if exports is not None:
         caches["exports"] = exports.FILES
     return caches
@@ -69,7 +69,7 @@ def reap_closed_sessions() -> int:
         return 0
 
 
-start_janitor(_watched_caches, reap_closed_sessions)  # once per process (pages.janitor)
+start_janitor(_watched_caches, reap_closed_sessions)  # once per process (pages.runtime.janitor)
 
 #: upload key -> how many Loaded objects (sessions' tables) hold it now
 _upload_holders: dict[str, int] = {}
@@ -149,7 +149,7 @@ def _fit(key: str, setup: Setup, preset: str, criterion: str, params: tuple, _pr
 
 def fit_now(table: Loaded, setup: Setup, prep, preset: str, criterion: str, params: dict):
     """The Fit of :func:`fitted`, without Streamlit (raises what the engine
-    refuses): for work done outside a page's run (:mod:`pages.prefetch`)."""
+    refuses): for work done outside a page's run (:mod:`pages.runtime.prefetch`)."""
     return _fit(table.key, setup, preset, criterion, tuple(sorted(params.items())), prep)
 
 

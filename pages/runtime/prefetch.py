@@ -12,7 +12,7 @@ Bounded: only tables of at most :data:`MAX_CELLS` training cells, one
 thread per process at a time (a class of thirty does not start thirty), and
 nothing when the work is already cached.  The thread holds the table while
 it works, so an upload's cache entries are released only after it is done
-(``pages.caches.hold_upload``).  What the engine refuses is left for the
+(``pages.runtime.caches.hold_upload``).  What the engine refuses is left for the
 page to say.  No Streamlit calls run in the thread.
 """
 
@@ -23,7 +23,7 @@ import threading
 from dtree import ccp_cross_validate, pruning_sequence
 from dtree.views import prunetext as words
 from dtree.views import pruneview as pv
-from pages.caches import cached_fit, fit_now
+from pages.runtime.caches import cached_fit, fit_now
 
 #: Training rows × features up to which the work is done ahead (5,000 rows
 #: of ten features: about 0.5 s of CPU on this project's machine).
@@ -73,7 +73,7 @@ def _done(fit, seed) -> bool:
 
 def prefetch_pruning(request) -> bool:
     """Start the Prune page's first work in the background for ``request``
-    (``pages.shared.fit_request(**FULL)``'s value, computed in the page's
+    (``pages.state.current_tree.fit_request(**FULL)``'s value, computed in the page's
     run); whether a thread was started."""
     table, setup, prep = request[:3]
     rows, cols = prep.X_train.shape
@@ -114,8 +114,9 @@ def prefetch_for_this_session(early: bool = False) -> bool:
     call at the end of the run, which finds it prepared by the page: an
     early call would prepare it before the page is drawn only to find it too
     large (a big upload's page would wait for that)."""
-    from pages import imported
-    from pages.shared import current_table, fit_request
+    from pages.state import imported
+    from pages.state.current_tree import fit_request
+    from pages.state.tables_state import current_table
 
     if imported.current() is not None:
         return False

@@ -10,7 +10,7 @@ closed left behind must go back to the system, not only out of the caches:
 * :func:`start_janitor`: a daemon thread that reaps closed sessions,
   collects cycles and trims the heap when the caches released anything.
 
-Not a page: Streamlit-free helpers; app.py freezes, ``pages/caches.py``
+Not a page: Streamlit-free helpers; app.py freezes, ``pages/runtime/caches.py``
 starts the janitor and asks for trims.
 """
 
@@ -21,7 +21,7 @@ import os
 import threading
 from collections.abc import Callable
 
-from pages.memory import MB
+from pages.runtime.memory import MB
 
 # ---------------------------------------------------------------------------
 # The garbage collector
@@ -120,7 +120,7 @@ def start_janitor(caches: Callable[[], dict] = dict,
                   reap: Callable[[], int] = lambda: 0) -> bool:
     """Once per process, a daemon thread that every ``DTREE_JANITOR_S``
     seconds (10 by default; 0: none) calls ``reap()`` (drops the sessions
-    that closed long enough ago: see pages.caches.reap_closed_sessions),
+    that closed long enough ago: see pages.runtime.caches.reap_closed_sessions),
     collects garbage cycles and, when that freed anything or a cache
     released or evicted entries since, trims the heap.
 

@@ -19,8 +19,8 @@ import streamlit as st
 
 from dtree.views import downloads
 from dtree.views.viz import MAX_DRAWN_NODES
-from pages.memory import MB, SizedLRU, budget_mb
-from pages.shared import lang, tr
+from pages.runtime.memory import MB, SizedLRU, budget_mb
+from pages.state.session import lang, tr
 
 #: Built files of every model, for the whole process (the HTML embeds
 #: plotly.js: about 5 MB each), bounded by bytes (``DTREE_EXPORTS_MB``, 64 MB by

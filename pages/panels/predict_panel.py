@@ -13,7 +13,7 @@ own values; in the URL), ``pred_row`` (the test row; in the URL),
 a numeric feature, the index of the category or -1 "missing" for a
 categorical one), ``pred_fill`` (the button copying the row into the form),
 ``pred_dist``, ``pred_imp``, ``pred_impf`` (the charts and the feature
-whose formula is written out).  ``fit`` is a ``pages.shared.Fit``.
+whose formula is written out).  ``fit`` is a ``pages.runtime.fits.Fit``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from dtree.views.predictiontext import (MISSING, categorical_features, form_samp
 from dtree.views.prediction import (distribution_figure, explain_prediction, explanation,
                                     feature_names, fmt_value, importance_figure, importance_latex,
                                     importance_summary, importance_terms, importances_at)
-from pages.shared import lang, md, said, tr
+from dtree.views.links import md
+from pages.state.session import lang, said, tr
 
 SOURCES = ("row", "custom")
 

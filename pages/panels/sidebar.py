@@ -1,21 +1,24 @@
-"""The Grow page's sidebar: the tree's parameters and the layout.
+"""The Grow page's sidebar: the tree's parameters and the layout, and the
+notice above the tree that a large table is grown with the hist splitter.
 
 Its widgets keep their values in the session (``persist_state="session"``),
-where :func:`pages.shared.chosen_parameters` reads them on every page.
+where :func:`pages.state.parameters.chosen_parameters` reads them on every
+page.
 """
 
 import streamlit as st
 
+from dtree.tables.choices import DEFAULTS, GROWTH, HIST_ROWS, hist_applies
+from dtree.tables.dataset import Loaded
 from dtree.tables.prepare import PRESETS, criteria_for
-from pages.terms import PRESETS_ZH, zh
+from pages.language.terms import PRESETS_ZH, zh
+from pages.state.parameters import criterion_name, growth_name
+from pages.state.session import lang, tr
 
 
 def sidebar_controls(task, preset):
     """The sidebar widgets (their values are read by
-    :func:`pages.shared.chosen_parameters`)."""
-    from pages.shared import (DEFAULTS, GROWTH, criterion_name, growth_name, hist_applies,
-                              lang, tr)
-
+    :func:`pages.state.parameters.chosen_parameters`)."""
     no_limit = tr("no limit", "不限")
     with st.sidebar:
         st.header(tr("Tree", "决策树"))
@@ -81,3 +84,17 @@ def sidebar_controls(task, preset):
                  persist_state="session", format_func=layouts.get,
                  help=tr("auto: left to right when the grown tree has more than 8 leaves.",
                          "自动：生长完成的树多于 8 个叶结点时从左到右排列。"))
+
+
+def hist_notice(table: Loaded, params: dict) -> None:
+    """Say that a large table is grown with the histogram splitter, and how to switch."""
+    if params.get("splitter") != "hist" or len(table.frame) <= HIST_ROWS:
+        return
+    rows = len(table.frame)
+    st.info(tr(f"This table has {rows:,} rows, so the tree is grown with the histogram "
+               "splitter (splitter = hist): each feature is binned once into at most 255 "
+               "bins, and thresholds fall between bins. Choose splitter = best in the "
+               "sidebar to try every threshold (slower).",
+               f"该表有 {rows:,} 行，因此用直方图划分方式（splitter = hist）生长决策树：每个特征"
+               "预先分成至多 255 个箱，阈值落在箱与箱之间。在侧边栏选择 splitter = best 可尝试"
+               "每一个阈值（较慢）。"), icon=":material/speed:")

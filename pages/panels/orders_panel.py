@@ -14,7 +14,9 @@ import streamlit as st
 
 from dtree.views import orders
 from dtree.views.orders import ORDERS
-from pages.shared import current_fit, lang, md, said, tr
+from dtree.views.links import md
+from pages.state.current_tree import current_fit
+from pages.state.session import lang, said, tr
 
 
 def url_choice(label, options, *, key, default, **kwargs):

@@ -4,9 +4,9 @@ export, each computed only while open.
 
 ``panels_view(fit, tree, step, ...)`` draws them into the current container;
 the open tab is ``panel`` in the session (and the URL), by its label in the
-interface language.  The inspector is :mod:`pages.inspector_panel`, the
-prediction and importances :mod:`pages.predict_panel`, the growth orders
-:mod:`pages.orders_panel`, the export :mod:`pages.export_panel` (imported
+interface language.  The inspector is :mod:`pages.panels.inspector_panel`, the
+prediction and importances :mod:`pages.panels.predict_panel`, the growth orders
+:mod:`pages.panels.orders_panel`, the export :mod:`pages.panels.export_panel` (imported
 when first opened: a quicker first tree).  Session keys here: ``fx``,
 ``fy`` (the axes of the decision regions).
 """
@@ -15,8 +15,8 @@ import numpy as np
 import streamlit as st
 
 from dtree.views import explain, narration, viz
-from pages.inspector_panel import needs_data, node_inspector
-from pages.shared import lang, tr
+from pages.panels.inspector_panel import needs_data, node_inspector
+from pages.state.session import lang, tr
 
 state = st.session_state
 
@@ -44,12 +44,12 @@ def panels_view(fit, tree, step, *, imported=False, title="tree"):
         with inspector:
             node_inspector(fit, tree, step)
     if predict.open:
-        from pages.predict_panel import prediction_panel
+        from pages.panels.predict_panel import prediction_panel
         with predict:
             if not needs_data(fit):
                 prediction_panel(fit, step)
     if importance.open:
-        from pages.predict_panel import importance_panel
+        from pages.panels.predict_panel import importance_panel
         with importance:
             importance_panel(fit, step)
     if regions.open:
@@ -61,14 +61,14 @@ def panels_view(fit, tree, step, *, imported=False, title="tree"):
             if not needs_data(fit):
                 score_panel(fit, step)
     if orders.open:
-        from pages.orders_panel import growth_orders_panel
+        from pages.panels.orders_panel import growth_orders_panel
         with orders:
             if imported:
                 st.info(narration.text("orders_imported", lang()), icon=":material/info:")
             else:
                 growth_orders_panel()
     if export.open:
-        from pages.export_panel import export_panel
+        from pages.panels.export_panel import export_panel
         with export:
             export_panel(model, step, title=title)
 

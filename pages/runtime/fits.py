@@ -3,8 +3,8 @@
 No Streamlit here: :class:`Fit` holds a model, its prepared data and the
 values derived from them (encoded rows, scores, cost-complexity tables,
 trees at steps, DOT texts), each computed once and shared, read-only, by
-every session that looks at the tree.  ``pages.shared`` keeps the fits in
-its process-wide cache and re-exports these names.
+every session that looks at the tree.  :mod:`pages.runtime.caches` keeps
+the fits in its process-wide cache.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from functools import cached_property
 import numpy as np
 
 from dtree.views import explain
-from pages.memory import MB, SizedLRU, estimate_bytes
+from pages.runtime.memory import MB, SizedLRU, estimate_bytes
 
 
 def _size(value) -> int:

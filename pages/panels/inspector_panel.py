@@ -8,15 +8,15 @@ while following the steps; in the URL), ``inspect_select`` (the list),
 ``inspect_plot`` (the map's selection), ``follow`` (the button back to
 following the steps), ``node_map`` and ``gain_chart`` (the expanders, drawn
 only while open), ``curve_feature_<node>`` (the feature of the gain chart).
-``fit`` is a ``pages.shared.Fit``.
+``fit`` is a ``pages.runtime.fits.Fit``.
 """
 
 import streamlit as st
 
 from dtree.views import inspector, viz
-from pages import imported
-from pages.memory import arrow
-from pages.shared import lang, tr
+from pages.state import imported
+from pages.runtime.memory import arrow
+from pages.state.session import lang, tr
 
 state = st.session_state
 

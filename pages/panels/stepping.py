@@ -4,7 +4,7 @@ callback that moves a step kept in the session."""
 
 import streamlit as st
 
-from pages.shared import step_button
+from pages.state.session import step_button
 
 ICONS = (":material/first_page:", ":material/skip_previous:", ":material/skip_next:",
          ":material/last_page:")

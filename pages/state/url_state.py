@@ -10,7 +10,9 @@ import streamlit as st
 from dtree.tables.io import BUILTIN, find_builtin
 from dtree.tables.prepare import CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA
 from dtree.views import links
-from pages.shared import GROWTH, builtin_table, current_table, lang, table_title
+from dtree.tables.choices import GROWTH
+from pages.state.session import lang
+from pages.state.tables_state import builtin_table, current_table, table_title
 
 _one_of, _number, _text = links.one_of, links.number, links.text
 

@@ -1,6 +1,6 @@
 """Reading an upload on the Data page, with a progress indicator for a big one.
 
-The uploader's callback (:func:`pages.tables_state.read_upload`) only marks
+The uploader's callback (:func:`pages.state.tables_state.read_upload`) only marks
 the file as new; :func:`read_pending_upload` reads it in the Data page's
 run, right below the uploader, once: a rerun or another page finds the table
 in the session and what was derived from it in the caches (column types by
@@ -27,9 +27,12 @@ import streamlit as st
 from dtree.tables.io import DataError
 from dtree.views import datatext as words
 from dtree.views.links import md
-from pages.shared import (chosen_parameters, current_fit, current_setup, current_table,
-                          identifiers, inferred_types, lang, prepared, summary, upload_table,
-                          use_table)
+from pages.runtime.caches import prepared
+from pages.state.current_tree import current_fit
+from pages.state.parameters import chosen_parameters
+from pages.state.session import lang
+from pages.state.tables_state import (current_setup, current_table, identifiers, inferred_types,
+                                      summary, upload_table, use_table)
 
 
 class Progress:
@@ -103,8 +106,8 @@ def read_pending_upload():
 
 
 def prepared_with(progress: Progress | None, table, setup):
-    """:func:`pages.shared.prepared` (``(Prepared, None)`` or ``(None,
-    message)``), run as the "prepare" stage of a big upload's progress box
+    """:func:`pages.runtime.caches.prepared` (``(Prepared, None)`` or
+    ``(None, message)``), run as the "prepare" stage of a big upload's progress box
     when there is one."""
     if progress is None:
         return prepared(table, setup)
