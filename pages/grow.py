@@ -122,7 +122,7 @@ def stepper():
     present = presenting()
     step_bar(step, compact=present)
 
-    tree = fit.tree_at(step)  # (shared by the class, as the DOT: pages.runtime.caches)
+    tree = fit.tree_at(step)  # (shared by the class, as the DOT is: pages.runtime.fits.Fit)
     size = viz.tree_font_size(model.tree_.n_leaves)
     # presenter mode: drawn large, then scaled down to the window (app.py's CSS)
     dot, info = step_dot(fit, step, rankdir=tree_direction(),
