@@ -119,47 +119,6 @@ def test_the_tables_do_not_import_the_views(path):
     assert not [m for _, m, n in imported(path) if reaches(m, n, "dtree.views")]
 
 
-def engine_imports(sources=None):
-    """``{module: engine modules it imports}`` over the engine's modules (lazy
-    imports included); ``sources`` replaces some files' text by name."""
-    names = {module_name(p): p for p in ENGINE}
-    graph = {}
-    for name, path in names.items():
-        deps = set()
-        for _, module, imported_name in imported(path, (sources or {}).get(path.name)):
-            full = f"{module}.{imported_name}" if imported_name else module
-            dep = full if full in names else module
-            if dep in names and dep != name:
-                deps.add(dep)
-        graph[name] = deps
-    return graph
-
-
-def circles(graph):
-    """The pairs (a, b) where a imports b and b reaches a again."""
-    def reached(start):
-        seen, todo = set(), [start]
-        while todo:
-            for dep in graph[todo.pop()] - seen:
-                seen.add(dep)
-                todo.append(dep)
-        return seen
-    return sorted((a, b) for a in graph if a != "dtree" for b in graph[a] if a in reached(b))
-
-
-def test_the_engine_modules_import_each_other_one_way():
-    """No import circle among the engine's modules, lazy imports included:
-    a module takes names from where they are defined, below it."""
-    assert circles(engine_imports()) == []
-
-
-def test_the_circle_check_catches_a_circle():
-    source = (ROOT / "dtree" / "_problem.py").read_text(encoding="utf-8")
-    lazy = "\ndef f():\n    from ._search import search\n"
-    graph = engine_imports({"_problem.py": source + lazy})
-    assert ("dtree._problem", "dtree._search") in circles(graph)
-
-
 @pytest.mark.parametrize("source", [
     "from .._median import sad_prefix\n",
     "from .. import _criteria\n",
@@ -310,7 +269,7 @@ def import_circles(graph) -> list[str]:
 def test_the_import_graph_sees_the_app_and_dtree():
     graph = import_graph()
     assert {"app", "pages.grow", "pages.state.session", "pages.runtime.caches",
-            "pages.panels.sidebar", "dtree", "dtree._grow", "dtree.views.viz",
+            "pages.panels.sidebar", "dtree", "dtree._search", "dtree.views.viz",
             "dtree.tables.prepare"} <= set(graph)
     assert "pages.state.imported" in graph["pages.state.tables_state"]  # from pages.state import
     assert "dtree" in graph["dtree.views.viz"]  # from .. import
@@ -328,7 +287,7 @@ def test_there_are_no_import_circles():
 @pytest.mark.parametrize("module, source", [
     ("pages.runtime.caches", "def f():\n    from pages.state.tables_state import current_table\n"),
     ("pages.state.session", "from pages.state import current_tree\n"),
-    ("dtree._tree", "import dtree._grow\n"),
+    ("dtree._tree", "import dtree._partition\n"),
     ("dtree.tables.io", "def f():\n    from dtree.tables import prepare\n"),
 ])
 def test_the_check_catches_an_import_circle(module, source):
