@@ -3,6 +3,7 @@
 #   make venv     create .venv and install runtime deps (requirements.txt)
 #   make run      start the Streamlit app
 #   make test     install test deps + chromium + weka, run the whole pytest suite
+#   make test-fast the quick tier: engine, views and tables (no app, browser or Weka)
 #   make bench    run bench/bench.py (its uploads table drives chromium)
 #   make loadtest a class on one link: bench/classroom.py (about 8 min, not in make test)
 #   make clean    remove the venv, caches and test artifacts
@@ -21,7 +22,7 @@ CHROMIUM ?= /usr/bin/chromium
 WEKA_JAR ?= /usr/share/java/weka.jar
 PYTEST_ARGS ?=
 
-.PHONY: venv install install-test chromium graphviz weka run test bench loadtest clean
+.PHONY: venv install install-test chromium graphviz weka run test test-fast bench loadtest clean
 
 venv install: $(RUNTIME_STAMP)
 
@@ -82,6 +83,12 @@ run: $(RUNTIME_STAMP)
 
 test: $(TEST_STAMP) chromium graphviz weka
 	$(BIN)/python -m pytest tests $(PYTEST_ARGS)
+
+# The quick tier, for a change to the engine, the views or the tables: no
+# Streamlit app, no browser, no Weka (tests/app, tests/browser and the tests
+# marked weka are the whole suite's).
+test-fast: $(TEST_STAMP)
+	$(BIN)/python -m pytest tests/engine tests/views tests/tables tests/project -m "not weka" $(PYTEST_ARGS)
 
 bench: $(TEST_STAMP) chromium
 	$(BIN)/python bench/bench.py

@@ -9,7 +9,7 @@ import pytest
 
 from tests.browser.conftest import (ARTIFACTS, expect_rerun, open_app, upload_file,
                                     wait_for_app, wait_for_drawn, wait_for_rerun)
-from tests.upload_corpus import CORPUS, HOSTILE
+from tests.helpers.upload_corpus import CORPUS, HOSTILE
 
 SCREENS = ARTIFACTS / "screens"
 NODES = '[data-testid="stGraphVizChart"] svg g.node'

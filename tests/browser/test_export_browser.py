@@ -1,4 +1,4 @@
-"""The export panel in a real browser: serve tests/export_panel_app.py (the
+"""The export panel in a real browser: serve tests/helpers/export_panel_app.py (the
 panel under a tree picker), click download buttons, check the files, and open
 the offline HTML from disk with every network request blocked.  Screenshots
 go to tests/browser/artifacts/screens/export_*.png."""
@@ -10,7 +10,7 @@ import pytest
 
 from tests.browser.conftest import ARTIFACTS, REPO_ROOT, open_app, serve, wait_for_drawn
 
-SCRIPT = REPO_ROOT / "tests" / "export_panel_app.py"
+SCRIPT = REPO_ROOT / "tests" / "helpers" / "export_panel_app.py"
 SCREENS = ARTIFACTS / "screens"
 EXCEPTION = '[data-testid="stException"]'
 POINTS = ".scatterlayer .trace .point"  # the node markers (the edges trace has none)

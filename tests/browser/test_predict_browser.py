@@ -1,5 +1,5 @@
 """The prediction and importance panels in a real browser, served from
-tests/predict_app.py by a Streamlit process of their own: the sample's path
+tests/helpers/predict_app.py by a Streamlit process of their own: the sample's path
 is drawn on the SVG tree (thick reddish-purple edges, C4.5 weights on the
 edges), the panels draw their charts, picking values redraws the path, and
 nothing raises.  Screenshots: tests/browser/artifacts/screens/predict_*.png.
@@ -15,7 +15,7 @@ import pytest
 from tests.browser.conftest import (ARTIFACTS, REPO_ROOT, choose_option, open_app, serve,
                                     wait_for_app, wait_for_drawn)
 
-SCRIPT = Path(__file__).resolve().parents[1] / "predict_app.py"
+SCRIPT = Path(__file__).resolve().parents[1] / "helpers" / "predict_app.py"
 SCREENS = ARTIFACTS / "screens"
 NODES = '[data-testid="stGraphVizChart"] svg g.node'
 EXCEPTION = '[data-testid="stException"]'
@@ -27,7 +27,7 @@ PATH_EDGES = '[data-testid="stGraphVizChart"] svg g.edge path[stroke="#cc79a7" i
 
 @pytest.fixture(scope="module")
 def predict_url():
-    """Serve tests/predict_app.py (like conftest's app_url, on its own port)."""
+    """Serve tests/helpers/predict_app.py (like conftest's app_url, on its own port)."""
     SCREENS.mkdir(parents=True, exist_ok=True)
     with serve(SCRIPT, "streamlit-predict.log") as base_url:
         yield base_url
@@ -52,7 +52,7 @@ def edge_labels(page):
 
 
 def test_iris_path_and_distribution(page, predict_url):
-    from tests.predict_app import build
+    from tests.helpers.predict_app import build
     from dtree.views.prediction import explain_prediction
 
     open_panel(page, f"{predict_url}/?ds=iris&pred_row=7")
@@ -67,7 +67,7 @@ def test_iris_path_and_distribution(page, predict_url):
 
 
 def test_c45_fractional_path_in_chinese(page, predict_url):
-    from tests.predict_app import build
+    from tests.helpers.predict_app import build
     from dtree.views.prediction import explain_prediction
 
     open_panel(page, f"{predict_url}/?ds=loan&pred_row=1&lang={quote('中文')}")
@@ -84,7 +84,7 @@ def test_c45_fractional_path_in_chinese(page, predict_url):
 
 
 def test_own_values_redraw_the_path_and_importances_draw(page, predict_url):
-    from tests.predict_app import build
+    from tests.helpers.predict_app import build
     from dtree.views.prediction import explain_prediction
 
     open_panel(page, f"{predict_url}/?ds=melon&pred_row=2")

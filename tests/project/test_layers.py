@@ -1,0 +1,338 @@
+"""The three layers keep their arrows pointing one way.
+
+* the engine (the modules at the root of ``dtree/``) imports neither
+  ``dtree.views``, ``dtree.tables`` nor Streamlit;
+* the views (``dtree/views``), the tables (``dtree/tables``), the pages and
+  ``app.py`` use the engine through its public names only: no
+  ``dtree._search``, ``from .._criteria import``, ``from dtree import _tree``;
+* nothing under ``dtree/`` imports Streamlit, and the tables do not import
+  the views;
+* no module of the app (``app.py``, ``pages/``) or of ``dtree/`` imports,
+  directly or through others, a module that imports it;
+* the top of ``pages/`` holds only the pages ``app.py``'s ``st.navigation``
+  lists; each sub-package of ``pages/`` has an ``__init__.py`` with a
+  docstring and no re-exports; no file of the app passes 265 lines.
+
+The imports are read with ``ast``, so a lazy import inside a function counts
+as much as one at the top of a module.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def module_name(path: Path) -> str:
+    """``dtree/views/viz.py`` -> ``dtree.views.viz``; ``__init__`` names its package."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported(path: Path, source: str | None = None):
+    """(line, module, name) for every import in a file, relative imports
+    resolved to absolute module names; ``name`` is None for ``import m``."""
+    source = path.read_text(encoding="utf-8") if source is None else source
+    package = module_name(path)
+    if path.name != "__init__.py":
+        package = package.rpartition(".")[0]
+    for node in ast.walk(ast.parse(source, filename=str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name, None
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module
+            for alias in node.names:
+                yield node.lineno, module, alias.name
+
+
+def private_engine(module: str, name: str | None) -> bool:
+    """True if this import reaches a private engine module or name
+    (``dtree._x``, ``dtree._x.y``, or ``_x`` taken from ``dtree`` itself)."""
+    parts = module.split(".")
+    if parts[0] != "dtree":
+        return False
+    if len(parts) > 1:
+        return parts[1].startswith("_")
+    return name is not None and name.startswith("_")
+
+
+def reaches(module: str, name: str | None, target: str) -> bool:
+    """True if this import loads ``target`` (a package or module) or something in it."""
+    full = module if name is None or name == "*" else f"{module}.{name}"
+    return any(m == target or m.startswith(target + ".") for m in (module, full))
+
+
+def files(*patterns):
+    return sorted(p for pattern in patterns for p in ROOT.glob(pattern))
+
+
+ENGINE = files("dtree/*.py")
+USERS = files("dtree/views/*.py", "dtree/tables/*.py", "pages/**/*.py", "app.py")
+TABLES = files("dtree/tables/*.py")
+UNDER_DTREE = files("dtree/**/*.py")
+
+
+def violations_of_engine(path, source=None):
+    return [f"{path.relative_to(ROOT)}:{line} imports {module}{'.' + name if name else ''}"
+            for line, module, name in imported(path, source)
+            if any(reaches(module, name, t) for t in ("dtree.views", "dtree.tables", "streamlit"))]
+
+
+def violations_of_user(path, source=None):
+    return [f"{path.relative_to(ROOT)}:{line} imports {module}{'.' + name if name else ''}"
+            for line, module, name in imported(path, source) if private_engine(module, name)]
+
+
+def test_the_layers_are_there():
+    names = {p.relative_to(ROOT).as_posix() for p in ENGINE + USERS}
+    assert {"dtree/__init__.py", "dtree/_search.py", "dtree/_export.py", "dtree/views/viz.py",
+            "dtree/views/downloads.py", "dtree/tables/io.py", "pages/grow.py", "app.py"} <= names
+
+
+@pytest.mark.parametrize("path", ENGINE, ids=lambda p: p.name)
+def test_the_engine_imports_no_view_no_table_and_no_streamlit(path):
+    assert violations_of_engine(path) == []
+
+
+@pytest.mark.parametrize("path", USERS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_views_tables_and_pages_use_only_the_engines_public_names(path):
+    assert violations_of_user(path) == []
+
+
+@pytest.mark.parametrize("path", UNDER_DTREE, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_nothing_under_dtree_imports_streamlit(path):
+    assert not [m for _, m, n in imported(path) if reaches(m, n, "streamlit")]
+
+
+@pytest.mark.parametrize("path", TABLES, ids=lambda p: p.name)
+def test_the_tables_do_not_import_the_views(path):
+    assert not [m for _, m, n in imported(path) if reaches(m, n, "dtree.views")]
+
+
+@pytest.mark.parametrize("source", [
+    "from .._median import sad_prefix\n",
+    "from .. import _criteria\n",
+    "from dtree._tree import NUMERIC\n",
+    "import dtree._pruning\n",
+    "from dtree import _ebp\n",
+    "def f():\n    from dtree._sklearn import NEEDS_DATA\n",
+])
+def test_the_check_catches_a_private_import(source):
+    """The checks above can fail: a view written like this is caught."""
+    assert violations_of_user(ROOT / "dtree" / "views" / "viz.py", source)
+
+
+@pytest.mark.parametrize("source", [
+    "from .views import viz\n",
+    "from . import tables\n",
+    "from .views.explain import num\n",
+    "import dtree.views.viz\n",
+    "from dtree import views\n",
+    "def f():\n    import streamlit as st\n",
+    "from streamlit import session_state\n",
+])
+def test_the_check_catches_an_engine_importing_upwards(source):
+    assert violations_of_engine(ROOT / "dtree" / "_search.py", source)
+
+
+@pytest.mark.parametrize("source", [
+    "from .. import NUMERIC, make_criterion\n",
+    "from .explain import num\n",
+    "from ._private_view_helper import x\n",  # a view's own helper, not the engine's
+    "from dtree import DecisionTreeClassifier\n",
+    "from dtree.views import viz\n",
+])
+def test_the_check_lets_public_imports_through(source):
+    assert violations_of_user(ROOT / "dtree" / "views" / "viz.py", source) == []
+
+
+#: "no page is much over 250 lines": the pages, their panels and helpers
+PAGE_LINES = 265
+
+
+def page_files():
+    """app.py and every file under pages/, its sub-packages included."""
+    return sorted([ROOT / "app.py", *(ROOT / "pages").rglob("*.py")])
+
+
+def test_pages_stay_short():
+    """Pages read state, call and render; the computation lives in the views
+    and tables, so no file of the app grows much past 250 lines."""
+    long = {path.relative_to(ROOT).as_posix(): n for path in page_files()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > PAGE_LINES}
+    assert long == {}, f"move computation into dtree/views or dtree/tables: {long}"
+
+
+def test_the_page_check_sees_the_pages():
+    names = {path.relative_to(ROOT).as_posix() for path in page_files()}
+    assert {"app.py", "pages/grow.py", "pages/compare.py", "pages/prune.py", "pages/learn.py",
+            "pages/data.py", "pages/panels/sidebar.py", "pages/state/session.py",
+            "pages/runtime/caches.py", "pages/language/terms.py"} <= names
+
+
+# ---------------------------------------------------------------------------
+# No import circles among the app's modules and dtree's
+# ---------------------------------------------------------------------------
+
+#: app.py, pages/ (its sub-packages too) and dtree/: every module whose
+#: imports are followed, by its dotted name ("app" for app.py).
+GRAPHED = {module_name(p): p for p in files("app.py", "pages/**/*.py", "dtree/**/*.py")}
+
+
+def import_target(module: str, name: str | None, known) -> str | None:
+    """The module of ``known`` that an import loads: ``from pages.state
+    import imported`` loads the module ``pages.state.imported``, ``from
+    dtree.tables.prepare import Setup`` the module ``dtree.tables.prepare``;
+    None for anything outside (numpy, streamlit...)."""
+    if name not in (None, "*") and f"{module}.{name}" in known:
+        return f"{module}.{name}"
+    return module if module in known else None
+
+
+def import_graph(sources=None):
+    """{module: {imported module: line}} for :data:`GRAPHED`, lazy imports
+    inside functions included; ``sources`` ({module: source}) replaces the
+    text of some modules (for the tests of the check itself)."""
+    sources = sources or {}
+    graph = {}
+    for module, path in GRAPHED.items():
+        edges = graph.setdefault(module, {})
+        for line, imported_module, name in imported(path, sources.get(module)):
+            target = import_target(imported_module, name, GRAPHED)
+            if target is not None and target != module:
+                edges.setdefault(target, line)
+    return graph
+
+
+def import_circles(graph) -> list[str]:
+    """Every circle of ``graph`` (one per strongly connected group of modules,
+    found by depth-first search), written ``a:12 -> b:3 -> a``: each module
+    with the line of its import of the next; a group larger than the circle
+    shown is listed after it."""
+    index, low, stack, on_stack, groups = {}, {}, [], set(), []
+
+    def visit(module):  # Tarjan's strongly connected components
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in graph.get(module, {}):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            group = set()
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.add(member)
+                if member == module:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    circles = []
+    for group in groups:  # one circle through the group's first module, as a path
+        start = min(group)
+        path, seen = [start], {start}
+        while True:
+            targets = [t for t in sorted(graph[path[-1]]) if t in group]
+            back = start if start in targets else None
+            step = back or next((t for t in targets if t not in seen), targets[0])
+            path.append(step)
+            if step in seen:
+                break
+            seen.add(step)
+        path = path[path.index(path[-1]):]
+        circle = " -> ".join(f"{m}:{graph[m][n]}" for m, n in zip(path, path[1:]))
+        circle += f" -> {path[-1]}"
+        if len(group) > len(path) - 1:
+            circle += f" (one knot of circles: {', '.join(sorted(group))})"
+        circles.append(circle)
+    return circles
+
+
+def test_the_import_graph_sees_the_app_and_dtree():
+    graph = import_graph()
+    assert {"app", "pages.grow", "pages.state.session", "pages.runtime.caches",
+            "pages.panels.sidebar", "dtree", "dtree._search", "dtree.views.viz",
+            "dtree.tables.prepare"} <= set(graph)
+    assert "pages.state.imported" in graph["pages.state.tables_state"]  # from pages.state import
+    assert "dtree" in graph["dtree.views.viz"]  # from .. import
+    assert "pages.panels.export_panel" in graph["pages.panels.grow_panels"]  # a lazy import
+
+
+def test_there_are_no_import_circles():
+    """No module of the app or of dtree imports, directly or through others,
+    a module that imports it (a lazy import inside a function counts too):
+    each name is imported from the module that defines it, and the arrows
+    point one way."""
+    assert import_circles(import_graph()) == []
+
+
+@pytest.mark.parametrize("module, source", [
+    ("pages.runtime.caches", "def f():\n    from pages.state.tables_state import current_table\n"),
+    ("pages.state.session", "from pages.state import current_tree\n"),
+    ("dtree._tree", "import dtree._partition\n"),
+    ("dtree.tables.io", "def f():\n    from dtree.tables import prepare\n"),
+])
+def test_the_check_catches_an_import_circle(module, source):
+    """A module made to import one of its importers (lazily or not) is caught."""
+    original = GRAPHED[module].read_text(encoding="utf-8")
+    circles = import_circles(import_graph({module: original + source}))
+    assert circles and any(module in circle for circle in circles), circles
+
+
+# ---------------------------------------------------------------------------
+# pages/ holds at its top only the pages st.navigation lists
+# ---------------------------------------------------------------------------
+
+
+def navigation_pages(source: str) -> set:
+    """The scripts of the ``st.Page("pages/x.py", ...)`` calls in app.py."""
+    return {node.args[0].value for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "Page"
+            and node.args and isinstance(node.args[0], ast.Constant)}
+
+
+def test_the_top_of_pages_holds_exactly_the_registered_pages():
+    """Streamlit's legacy multipage mode treats every .py file at the top of
+    pages/ as a page: only the pages app.py's st.navigation lists are there;
+    panels, session state and the caches live in sub-packages."""
+    registered = navigation_pages((ROOT / "app.py").read_text(encoding="utf-8"))
+    assert registered >= {"pages/data.py", "pages/grow.py", "pages/prune.py"}
+    top = {p.relative_to(ROOT).as_posix() for p in (ROOT / "pages").glob("*.py")}
+    assert top == registered
+
+
+SUBPACKAGES = sorted(p for p in (ROOT / "pages").iterdir()
+                     if p.is_dir() and any(p.glob("*.py")))
+
+
+def test_the_sub_packages_are_there():
+    assert {p.name for p in SUBPACKAGES} >= {"panels", "state", "runtime"}
+
+
+@pytest.mark.parametrize("package", SUBPACKAGES, ids=lambda p: p.name)
+def test_each_sub_package_says_what_it_holds_and_re_exports_nothing(package):
+    """An ``__init__.py`` with a docstring and nothing else: each name is
+    imported from the module that defines it."""
+    init = package / "__init__.py"
+    assert init.exists()
+    body = ast.parse(init.read_text(encoding="utf-8")).body
+    assert ast.get_docstring(ast.Module(body=body, type_ignores=[]))
+    assert len(body) == 1, f"{init.relative_to(ROOT)} holds more than its docstring"

@@ -1,0 +1,1 @@
+"""The views: figures, tables and words in English and Chinese, built without Streamlit."""
