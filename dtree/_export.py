@@ -68,7 +68,7 @@ _REGRESSION_CRITERIA = {
 _IMPURITY_DISPLAY_NAME = {"gain_ratio": "entropy"}
 
 #: The fixed words of a DOT drawing, in English (scikit-learn's) and in
-#: Chinese (the seeds' terms: 结点, 样本数, 类别分布, 类别, 是/否).
+#: Chinese (the lecture notes' terms: 结点, 样本数, 类别分布, 类别, 是/否).
 DOT_WORDS = {
     "en": {"node": "node", "samples": "samples", "share": "samples", "value": "value",
            "mean": "value", "class": "class", "in": "in", "true": "True", "false": "False",

@@ -1,4 +1,4 @@
-"""The Learn page's numbers: the seeds' concepts computed by the engine.
+"""The Learn page's numbers: the lecture notes' concepts computed by the engine.
 
 * an impurity calculator: entropy, Gini index, misclassification rate and
   the second-order Taylor approximation of a class distribution, with the
@@ -171,7 +171,7 @@ def impurity_latex(criterion: str, counts=None, probs=None, name="D") -> str:
 
 
 def definition_latex(criterion: str) -> str:
-    """The general formula, as the seeds write it."""
+    """The general formula, as the lecture notes write it."""
     return {
         "entropy": r"H(D) = -\sum_{k=1}^{K} p_k \log_2 p_k",
         "gini": r"\mathrm{Gini}(D) = \sum_{k=1}^{K} p_k(1-p_k) = 1 - \sum_{k=1}^{K} p_k^2",

@@ -582,7 +582,7 @@ def cost_complexity_latex(R_t, R_Tt, n_leaves, alpha) -> tuple[str, str]:
 
 
 def pep_latex(row) -> list[str]:
-    """The seed's PEP formulas with a record row's numbers, and the test."""
+    """The lecture notes' PEP formulas with a record row's numbers, and the test."""
     L = int(row["n_leaves"])
     sign = "<" if row["pruned"] else r"\geq"
     return [

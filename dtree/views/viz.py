@@ -65,13 +65,13 @@ def impurity_label(criterion: str, lang: str = "en") -> str:
     return IMPURITY_ZH.get(name, name) if lang == "zh" else name
 
 
-#: Chinese names of the impurities (the seeds' terms).
+#: Chinese names of the impurities (the lecture notes' terms).
 IMPURITY_ZH = {"entropy": "信息熵", "gini": "基尼系数", "mse": "均方误差",
                "mae": "平均绝对误差", "error": "误分类率", "taylor2": "二阶泰勒熵",
                "poisson": "泊松偏差"}
 
 
-#: The words step_dot adds to the boxes (the seeds' terms in Chinese).
+#: The words step_dot adds to the boxes (the lecture notes' terms in Chinese).
 STEP_WORDS = {
     "en": {"gain": "gain", "info_gain": "gain", "gain_ratio": "gain ratio",
            "priority": "priority"},

@@ -1,5 +1,5 @@
 """The Data and Grow pages in 中文: every label, message, table header and
-chart text the pages write is Chinese (with the seeds' terms), the English
+chart text the pages write is Chinese (with the lecture notes' terms), the English
 interface is unchanged, switching the language keeps the view, and every
 ``tr(en, zh)`` call in pages/ has a real Chinese text."""
 

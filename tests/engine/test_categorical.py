@@ -47,7 +47,7 @@ def test_loan_entropy_and_gains(loan):
         "年龄": 0.083, "有工作": 0.324, "有自己的房子": 0.420, "信贷情况": 0.363}
     assert est.steps_[0].feature_name == "有自己的房子"
     assert est.steps_[0].kind == "multiway"
-    # the seeds' worked example: H(D|A1) = 0.888 for age
+    # the lecture notes' worked example: H(D|A1) = 0.888 for age
     assert round(H(9, 6) - gains["年龄"], 3) == 0.888
 
 
@@ -88,7 +88,7 @@ def test_id3_tree_on_loan_is_li_hangs(loan):
 
 
 # ---------------------------------------------------------------------------
-# The seeds' cat example (Andrew Ng) and Mitchell's PlayTennis
+# The lecture notes' cat example (Andrew Ng) and Mitchell's PlayTennis
 # ---------------------------------------------------------------------------
 
 def test_cat_gains():

@@ -3,7 +3,7 @@ without a leaf budget; the recorded candidate tables; and a small table worked
 by hand.
 
 Best-first and depth-first trees are checked node for node against
-scikit-learn (X cast to float32 first, see SKLEARN_NOTES.md); breadth-first,
+scikit-learn (X cast to float32 first, see docs/testing.md); breadth-first,
 which scikit-learn does not have, against dtree's own unbudgeted trees.
 """
 

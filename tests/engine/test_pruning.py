@@ -255,7 +255,7 @@ def test_pessimistic_pruning_needs_strictly_less():
     #   root as a leaf: weights (1.5, 1.5, 1.0) of 4 -> 2.5 misclassified, E(leaf) = 3
     #   leaves: (1.5, 0, 0.5) and (0, 1.5, 0.5) -> 0.5 + 0.5 = 1, E(T) = 1 + 0.5 * 2 = 2,
     #   std = sqrt(2 * (1 - 2/4)) = 1, upper = 3.
-    # E(leaf) = upper exactly: the seed's strict "<" keeps the split.
+    # E(leaf) = upper exactly: the lecture notes' strict "<" keeps the split.
     est = DecisionTreeClassifier(min_samples_leaf=2).fit(
         np.arange(4.0)[:, None], [0, 2, 2, 1], sample_weight=[1.5, 0.5, 0.5, 1.5])
     pruned, record = pessimistic_prune(est)
