@@ -7,8 +7,8 @@ import numbers
 import numpy as np
 
 from . import _builders, _dask, _encode, _hist, _j48, _median, _problem
-from ._base import (BaseEstimator, as_float32_matrix, as_sample_weight, as_table,
-                    as_target, check_n_features, check_shape, unique_inverse)
+from ._base import (BaseEstimator, _not_fitted_error, as_float32_matrix, as_sample_weight,
+                    as_table, as_target, check_n_features, check_shape, unique_inverse)
 from ._criteria import CLASSIFICATION, REGRESSION, make_criterion
 from ._steps import Steps, candidate_frame, split_children
 from ._tree import NUMERIC, TREE_UNDEFINED, Tree, preorder
@@ -404,13 +404,29 @@ class BaseDecisionTree(BaseEstimator):
             split_order = np.sort(split_order)
         self._candidate_refs = {int(new_of_old[old]): ref
                                 for old, ref in nodes.candidates.items()}
-        steps = Steps(self, tree, split_order, self._feature_names_list(), self.categories_)
+        steps = Steps(self, tree, split_order, self.feature_names_, self.categories_)
         return tree, steps
 
-    def _feature_names_list(self):
+    @property
+    def feature_names_(self):
+        """The name of every feature, as dtree writes it: list of str.
+
+        ``feature_names_in_`` as strings when ``X`` had string column names,
+        else ``["x0", "x1", ...]`` (scikit-learn's ``x{i}`` for unnamed
+        features).  Always ``n_features_in_`` long, in column order; these are
+        the names ``steps_[i].feature_name``, the candidate tables and
+        :func:`export_text` use.  Unlike ``feature_names_in_``, it exists on
+        every fitted estimator; before ``fit`` it raises ``NotFittedError``
+        (so ``hasattr`` is False).
+        """
+        n_features = getattr(self, "n_features_in_", None)
+        if n_features is None:  # (set during fit, before the steps are built)
+            raise _not_fitted_error(
+                f"This {type(self).__name__} instance is not fitted yet. Call 'fit' "
+                "with appropriate arguments before using this estimator.")
         if hasattr(self, "feature_names_in_"):
             return [str(n) for n in self.feature_names_in_]
-        return [f"x{i}" for i in range(self.n_features_in_)]
+        return [f"x{i}" for i in range(n_features)]
 
     # -- growth replay ------------------------------------------------------------
 
@@ -450,7 +466,7 @@ class BaseDecisionTree(BaseEstimator):
         ref = self._candidate_refs.get(int(node))
         if ref is None:
             return None
-        return candidate_frame(*ref, self._feature_names_list(), self._category_labels(),
+        return candidate_frame(*ref, self.feature_names_, self._category_labels(),
                                int(self.growth_tree_.feature[node]),
                                self.criterion_ == "gain_ratio")
 
@@ -460,6 +476,7 @@ class BaseDecisionTree(BaseEstimator):
     # -- prediction ---------------------------------------------------------------
 
     def _validate_X_predict(self, X):
+        """Check ``X`` against the fit and encode it (public: :func:`tree_input`)."""
         self._check_fitted()
         check_n_features(self, X, reset=False)
         X = as_table(X)
@@ -497,6 +514,52 @@ class BaseDecisionTree(BaseEstimator):
     def feature_importances_(self):
         self._check_fitted()
         return feature_importances(self.tree_, self.n_features_in_)
+
+
+def tree_input(estimator, X):
+    """``X`` as the fitted estimator's trees read it.
+
+    The estimators encode their input before routing it: ``predict``,
+    ``apply`` and ``decision_path`` check ``X`` and turn it into a numeric
+    matrix that :class:`Tree` methods (``apply``, ``predict``,
+    ``decision_path``, ``leaf_weights``, ``branch``) take.  This function
+    gives that matrix, so that code which walks ``estimator.tree_``,
+    ``estimator.tree_at(k)`` or ``estimator.growth_tree_`` itself routes rows
+    exactly as the estimator does.
+
+    It is a function rather than a method because, as in scikit-learn
+    (``_validate_data``), an estimator's input checks are not part of its
+    public method set; what is public here is the result's contract.
+
+    Parameters
+    ----------
+    estimator : DecisionTreeClassifier or DecisionTreeRegressor
+        A fitted estimator (also one opened by :func:`from_sklearn`).
+    X : array-like or DataFrame of shape (n_samples, n_features_in_)
+        Rows in the form ``fit`` took: the same columns, in the same order
+        (with the same names if it was fitted on named columns).
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_features_in_)
+        float32 (float64 for ``algorithm="j48"``).  Numeric columns hold
+        their values; categorical columns hold the code of each label, its
+        position in ``estimator.categories_[j]``, and -1 for a label not seen
+        in training.  A missing value is NaN.
+
+    Raises
+    ------
+    NotFittedError
+        If ``estimator`` is not fitted.
+    ValueError
+        If ``X`` has another number of features, or is not 2-d, or a numeric
+        column is not numeric.
+
+    See Also
+    --------
+    Tree.branch : the branch a row takes at a node.
+    """
+    return estimator._validate_X_predict(X)
 
 
 def feature_importances(tree, n_features):

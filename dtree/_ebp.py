@@ -160,7 +160,7 @@ class _Pruner:
     def _branches(self, src, rows):
         """Branch of each row at split ``src``; -1 where C4.5 spreads the row."""
         t = self.tree
-        b = t._branch(self.X, rows, np.full(len(rows), src, dtype=np.intp))
+        b = t.branch(self.X, rows, np.full(len(rows), src, dtype=np.intp))
         if not t.distribute_missing:
             b = np.where(b < 0, t.missing_child[src], b)
         return b

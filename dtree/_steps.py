@@ -51,7 +51,7 @@ class Step:
         self.index = index
         self.node = node
         self.feature = int(tree.feature[node])
-        names = est._feature_names_list() if names is None else names
+        names = est.feature_names_ if names is None else names
         categories = getattr(est, "categories_", None) if categories is None else categories
         self.feature_name = names[self.feature]
         self.kind = KIND_NAMES[int(tree.kind[node])]
