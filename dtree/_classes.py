@@ -563,8 +563,24 @@ def tree_input(estimator, X):
 
 
 def feature_importances(tree, n_features):
-    """Normalised total weighted impurity decrease per feature:
-    sum over a feature's splits of W_t I_t - sum_children W_c I_c, over W_root."""
+    """Normalised total weighted impurity decrease per feature.
+
+    A feature's importance is the sum over its splits of
+    ``W_t I_t - sum_children W_c I_c``, divided by the root's weight; the
+    result is scaled to sum to 1 (all zeros for a tree without splits).
+    ``estimator.feature_importances_`` is this for ``estimator.tree_``.
+
+    Parameters
+    ----------
+    tree : Tree
+        Any tree: ``tree_``, ``tree_at(k)`` or a pruned one.
+    n_features : int
+        The number of features (the length of the result).
+
+    Returns
+    -------
+    ndarray of shape (n_features,)
+    """
     out = np.zeros(n_features)
     internal = np.flatnonzero(~tree.is_leaf())
     if internal.size:
@@ -1211,12 +1227,43 @@ def candidate_splits(X, y, *, criterion="entropy", multiway=False, sample_weight
                      min_samples_leaf=1, task=None):
     """Every feature's best split of one node (all of X), best first.
 
-    The table a lecturer writes on the board: one row per feature with its
-    ``gain``, ``gain_ratio``, ``split_info``, ``threshold`` (NaN for a
-    categorical feature), ``children`` (the branches), ``missing_fraction`` and
-    the children's impurities and sizes.  ``task`` is "classification" or
-    "regression"; by default it follows the criterion.  Each recorded step's
+    The table a lecturer writes on the board.  Each recorded step's
     ``candidates`` is this same table for that node's samples.
+
+    Parameters
+    ----------
+    X : array-like or DataFrame of shape (n_samples, n_features)
+        The node's rows.
+    y : array-like of shape (n_samples,)
+        Their target.
+    criterion : str, default="entropy"
+        A criterion of :class:`DecisionTreeClassifier` or
+        :class:`DecisionTreeRegressor`.
+    multiway : bool, default=False
+        One branch per category (else the best subset against the rest).
+    sample_weight : array-like of shape (n_samples,) or None, default=None
+        Row weights (None: 1 each).
+    categorical_features : default="auto"
+        Which features are categorical, as in the estimators.
+    missing : {"c4.5", "cart", "error"}, default="c4.5"
+        The missing-value rule, as in the estimators.
+    average_gain : bool, default=False
+        C4.5's average-gain rule (classification only); it marks which
+        features are eligible.
+    min_samples_leaf : int or float, default=1
+        The fewest samples a branch must get, as in the estimators.
+    task : {"classification", "regression"} or None, default=None
+        None: classification for a classification criterion, else
+        regression.
+
+    Returns
+    -------
+    DataFrame
+        One row per feature, best first: ``feature``, ``gain``,
+        ``gain_ratio``, ``split_info``, ``threshold`` (NaN for a
+        categorical feature), ``children`` (the branches),
+        ``missing_fraction`` and the children's impurities and sizes.  No
+        rows if the node cannot be split (pure or too small).
     """
     if task is None:
         task = "classification" if criterion in CLASSIFICATION else "regression"

@@ -90,3 +90,24 @@ def test_the_examples_run(est):
         runner.run(test)
     result = runner.summarize(verbose=False)
     assert result.failed == 0 and result.attempted >= 3
+
+
+#: Public functions whose docstrings still describe their parameters in
+#: prose rather than in a numpydoc Parameters section.
+PROSE = {"ccp_cross_validate", "error_based_prune", "pessimistic_prune", "reduced_error_prune"}
+FUNCTIONS = sorted(name for name in dtree.__all__
+                   if inspect.isfunction(getattr(dtree, name)) and name not in PROSE)
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_public_functions_document_their_parameters(name):
+    func = getattr(dtree, name)
+    documented = parameters_documented(inspect.getdoc(func))
+    params = signature_parameters(func)
+    assert [p for p in params if p not in documented] == []
+    assert [p for p in documented if p not in params] == []
+
+
+def test_the_prose_list_holds_only_functions_without_a_parameters_section():
+    for name in PROSE:
+        assert "Parameters" not in sections(inspect.getdoc(getattr(dtree, name)))
