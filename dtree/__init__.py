@@ -20,6 +20,10 @@ Besides the estimators, pruning and export, the engine shares with them:
 * ``sad_prefix(y, w)``: the absolute-error criterion's running sum of absolute
   deviations from the weighted median;
 * ``branch_labels(tree, node, labels)``: the label of each branch of a node;
+* ``tree_input(estimator, X)``: ``X`` encoded as the estimator's trees read
+  it, for walking a tree by hand with ``Tree.branch(X, rows, nodes)`` (the
+  branch a row takes at a node); the estimators' ``feature_names_`` names
+  every feature (``x0``, ``x1``... when ``X`` had no column names);
 * ``distinct_subtrees(sequence)``: the alphas at which ``ccp_alpha`` gives a
   different tree, with the number of collapses for each;
 * ``add_errors(N, E, confidence)``: the extra errors C4.5's error-based
@@ -31,7 +35,7 @@ Besides the estimators, pruning and export, the engine shares with them:
 """
 
 from ._classes import (PRESETS, DecisionTreeClassifier, DecisionTreeRegressor, candidate_splits,
-                       feature_importances)
+                       feature_importances, tree_input)
 from ._criteria import make_criterion
 from ._ebp import add_errors, error_based_prune
 from ._export import OKABE_ITO, export_graphviz, export_text, node_fills
@@ -69,4 +73,5 @@ __all__ += ["PruneResult", "PruneStep", "PruningPath", "PruningSequence", "ccp_c
 __all__ += ["export_graphviz", "export_text"]
 # what dtree.views and dtree.tables use (see the module docstring)
 __all__ += ["FEATURE_THRESHOLD", "KIND_NAMES", "NEEDS_DATA", "NUMERIC", "OKABE_ITO", "add_errors",
-            "branch_labels", "distinct_subtrees", "make_criterion", "node_fills", "sad_prefix"]
+            "branch_labels", "distinct_subtrees", "make_criterion", "node_fills", "sad_prefix",
+            "tree_input"]

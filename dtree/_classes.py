@@ -7,8 +7,8 @@ import numbers
 import numpy as np
 
 from . import _builders, _dask, _encode, _hist, _j48, _median, _problem
-from ._base import (BaseEstimator, as_float32_matrix, as_sample_weight, as_table,
-                    as_target, check_n_features, check_shape, unique_inverse)
+from ._base import (BaseEstimator, _not_fitted_error, as_float32_matrix, as_sample_weight,
+                    as_table, as_target, check_n_features, check_shape, unique_inverse)
 from ._criteria import CLASSIFICATION, REGRESSION, make_criterion
 from ._steps import Steps, candidate_frame, split_children
 from ._tree import NUMERIC, TREE_UNDEFINED, Tree, preorder
@@ -404,13 +404,29 @@ class BaseDecisionTree(BaseEstimator):
             split_order = np.sort(split_order)
         self._candidate_refs = {int(new_of_old[old]): ref
                                 for old, ref in nodes.candidates.items()}
-        steps = Steps(self, tree, split_order, self._feature_names_list(), self.categories_)
+        steps = Steps(self, tree, split_order, self.feature_names_, self.categories_)
         return tree, steps
 
-    def _feature_names_list(self):
+    @property
+    def feature_names_(self):
+        """The name of every feature, as dtree writes it: list of str.
+
+        ``feature_names_in_`` as strings when ``X`` had string column names,
+        else ``["x0", "x1", ...]`` (scikit-learn's ``x{i}`` for unnamed
+        features).  Always ``n_features_in_`` long, in column order; these are
+        the names ``steps_[i].feature_name``, the candidate tables and
+        :func:`export_text` use.  Unlike ``feature_names_in_``, it exists on
+        every fitted estimator; before ``fit`` it raises ``NotFittedError``
+        (so ``hasattr`` is False).
+        """
+        n_features = getattr(self, "n_features_in_", None)
+        if n_features is None:  # (set during fit, before the steps are built)
+            raise _not_fitted_error(
+                f"This {type(self).__name__} instance is not fitted yet. Call 'fit' "
+                "with appropriate arguments before using this estimator.")
         if hasattr(self, "feature_names_in_"):
             return [str(n) for n in self.feature_names_in_]
-        return [f"x{i}" for i in range(self.n_features_in_)]
+        return [f"x{i}" for i in range(n_features)]
 
     # -- growth replay ------------------------------------------------------------
 
@@ -450,7 +466,7 @@ class BaseDecisionTree(BaseEstimator):
         ref = self._candidate_refs.get(int(node))
         if ref is None:
             return None
-        return candidate_frame(*ref, self._feature_names_list(), self._category_labels(),
+        return candidate_frame(*ref, self.feature_names_, self._category_labels(),
                                int(self.growth_tree_.feature[node]),
                                self.criterion_ == "gain_ratio")
 
@@ -460,6 +476,7 @@ class BaseDecisionTree(BaseEstimator):
     # -- prediction ---------------------------------------------------------------
 
     def _validate_X_predict(self, X):
+        """Check ``X`` against the fit and encode it (public: :func:`tree_input`)."""
         self._check_fitted()
         check_n_features(self, X, reset=False)
         X = as_table(X)
@@ -499,9 +516,71 @@ class BaseDecisionTree(BaseEstimator):
         return feature_importances(self.tree_, self.n_features_in_)
 
 
+def tree_input(estimator, X):
+    """``X`` as the fitted estimator's trees read it.
+
+    The estimators encode their input before routing it: ``predict``,
+    ``apply`` and ``decision_path`` check ``X`` and turn it into a numeric
+    matrix that :class:`Tree` methods (``apply``, ``predict``,
+    ``decision_path``, ``leaf_weights``, ``branch``) take.  This function
+    gives that matrix, so that code which walks ``estimator.tree_``,
+    ``estimator.tree_at(k)`` or ``estimator.growth_tree_`` itself routes rows
+    exactly as the estimator does.
+
+    It is a function rather than a method because, as in scikit-learn
+    (``_validate_data``), an estimator's input checks are not part of its
+    public method set; what is public here is the result's contract.
+
+    Parameters
+    ----------
+    estimator : DecisionTreeClassifier or DecisionTreeRegressor
+        A fitted estimator (also one opened by :func:`from_sklearn`).
+    X : array-like or DataFrame of shape (n_samples, n_features_in_)
+        Rows in the form ``fit`` took: the same columns, in the same order
+        (with the same names if it was fitted on named columns).
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_features_in_)
+        float32 (float64 for ``algorithm="j48"``).  Numeric columns hold
+        their values; categorical columns hold the code of each label, its
+        position in ``estimator.categories_[j]``, and -1 for a label not seen
+        in training.  A missing value is NaN.
+
+    Raises
+    ------
+    NotFittedError
+        If ``estimator`` is not fitted.
+    ValueError
+        If ``X`` has another number of features, or is not 2-d, or a numeric
+        column is not numeric.
+
+    See Also
+    --------
+    Tree.branch : the branch a row takes at a node.
+    """
+    return estimator._validate_X_predict(X)
+
+
 def feature_importances(tree, n_features):
-    """Normalised total weighted impurity decrease per feature:
-    sum over a feature's splits of W_t I_t - sum_children W_c I_c, over W_root."""
+    """Normalised total weighted impurity decrease per feature.
+
+    A feature's importance is the sum over its splits of
+    ``W_t I_t - sum_children W_c I_c``, divided by the root's weight; the
+    result is scaled to sum to 1 (all zeros for a tree without splits).
+    ``estimator.feature_importances_`` is this for ``estimator.tree_``.
+
+    Parameters
+    ----------
+    tree : Tree
+        Any tree: ``tree_``, ``tree_at(k)`` or a pruned one.
+    n_features : int
+        The number of features (the length of the result).
+
+    Returns
+    -------
+    ndarray of shape (n_features,)
+    """
     out = np.zeros(n_features)
     internal = np.flatnonzero(~tree.is_leaf())
     if internal.size:
@@ -518,35 +597,221 @@ def feature_importances(tree, n_features):
 class DecisionTreeClassifier(BaseDecisionTree):
     """A decision tree classifier whose growth can be replayed step by step.
 
-    Parameters follow scikit-learn's ``DecisionTreeClassifier``; ``criterion``
-    also accepts ``"misclassification"`` (1 - max p) and ``"gain_ratio"``
-    (C4.5: threshold by entropy gain, features by gain / split information).
+    scikit-learn's ``DecisionTreeClassifier`` (its parameters, and its trees
+    for its settings), plus Quinlan's trees: ID3, C4.5 and Weka's J48
+    (``algorithm``), multiway splits of categorical features, C4.5's rule for
+    missing values, a choice of growth order and a histogram splitter.
+    Every split is recorded in ``steps_``; ``tree_at(k)`` is the tree after
+    ``k`` of them.
 
-    growth : {"depth_first", "best_first", "breadth_first"} or None
-        The order in which nodes are split.  None means best-first when
-        ``max_leaf_nodes`` is set and depth-first otherwise (scikit-learn's
-        rule).  With a leaf budget, every order stops after
-        ``max_leaf_nodes - 1`` splits: best-first takes the largest
-        improvements, depth-first the first splits in pre-order (the leftmost
-        branches are grown to full depth first), breadth-first the shallowest
-        nodes, left to right.
-    record_candidates : bool
-        Keep every searched node's per-feature candidate table for
-        ``steps_[i].candidates`` (it costs little; off saves memory).
-    splitter : {"best", "random", "hist"}
-        ``"hist"`` bins every feature once into at most ``max_bins`` bins
-        (quantiles; one bin per value when there are few values; categories
-        and missing values get bins of their own) and searches the bin edges
-        with per-node histograms: fast on large tables.  Its thresholds are
-        real values halfway between bins, so ``predict`` on raw data agrees
+    Parameters
+    ----------
+    criterion : {"gini", "entropy", "log_loss", "misclassification", \
+"gain_ratio", "taylor2"}, default="gini"
+        How the impurity I(t) of a node is measured and splits are scored.
+        ``"entropy"`` and ``"log_loss"`` are the same (Shannon entropy, in
+        bits); ``"misclassification"`` is 1 - max p_k; ``"taylor2"`` the
+        second-order Taylor expansion of -log p, sum p_k[(1 - p_k) +
+        (1 - p_k)^2 / 2].  ``"gain_ratio"`` is C4.5's: a feature's threshold
+        is chosen by entropy gain, and features are compared by gain / split
+        information.  An ``algorithm`` preset other than ``"cart"`` replaces
+        it.
+    splitter : {"best", "random", "hist"}, default="best"
+        ``"best"`` tries every threshold between distinct values of every
+        candidate feature.  ``"random"`` draws one threshold per feature and
+        node, uniformly between the node's smallest and largest value, and
+        keeps the best feature (scikit-learn's random splitter).
+        ``"hist"`` bins every numeric feature once into at most ``max_bins``
+        bins (quantiles; one bin per value when there are few values;
+        categories and missing values get bins of their own) and searches
+        the bin edges with per-node histograms: fast on large tables, and
+        the only splitter for Dask input.  Its thresholds lie halfway
+        between the bins' training values, so ``predict`` on raw data agrees
         with the binned training; with at least as many bins as distinct
-        values it grows the exact (``"best"``) tree.  Binary CART splits only
-        (not with multiway splits, ``missing="c4.5"``, ID3/C4.5/J48 presets or
-        absolute error).  See ``dtree/_hist.py``.
-    max_bins : int, default 255
-        Bins per feature for ``splitter="hist"`` (2 to 65535).  Fitted
-        attributes ``bin_lower_``/``bin_upper_`` hold each numeric feature's
-        smallest and largest training value per bin.
+        values it grows the ``"best"`` tree.  It grows binary CART splits
+        only: it raises ``ValueError`` with ``multiway=True``,
+        ``missing="c4.5"`` or ``algorithm`` "id3", "c4.5" or "j48".
+    max_depth : int or None, default=None
+        The deepest a node may be (the root has depth 0).  None: no limit.
+    min_samples_split : int or float, default=2
+        The fewest samples a node needs to be split (an int >= 2), or that
+        fraction of the training samples, rounded up (a float in
+        (0.0, 1.0]).  It is raised to ``2 * min_samples_leaf`` if lower.
+    min_samples_leaf : int or float, default=1
+        The fewest samples each child of a split must get (an int >= 1), or
+        that fraction of the training samples, rounded up (a float in
+        (0.0, 1.0)).  With ``missing="c4.5"`` fractional rows count by
+        their weight.
+    min_weight_fraction_leaf : float, default=0.0
+        The smallest share of the total sample weight (of ``n_samples`` when
+        ``fit`` has no ``sample_weight``) each child must get, in
+        [0.0, 0.5].
+    max_features : int, float, {"sqrt", "log2"} or None, default=None
+        How many features each node draws at random (without replacement)
+        and searches: an int in [1, n_features], a float fraction of them
+        (at least 1), ``sqrt(n_features)`` or ``log2(n_features)``.  None:
+        every feature, and then the search draws nothing (ties go to the
+        first feature in column order).
+    random_state : int, numpy.random.Generator, numpy.random.RandomState \
+or None, default=None
+        The seed of the draws of ``splitter="random"`` and of
+        ``max_features``; without those draws it has no effect.
+    max_leaf_nodes : int or None, default=None
+        A leaf budget: growth stops after ``max_leaf_nodes - 1`` splits
+        (an int >= 2).  With binary splits that is at most
+        ``max_leaf_nodes`` leaves; a multiway split adds one leaf per extra
+        branch.  Which splits are made depends on ``growth``.  None: no
+        budget.
+    min_impurity_decrease : float, default=0.0
+        A node is split only if the split's improvement
+        ``N_t / N * (I(t) - sum_c N_c / N_t * I(c))`` (weighted counts; the
+        gain times the known fraction under ``missing="c4.5"``) is at least
+        this.
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes, multiplied into the sample weights: a dict
+        ``{label: weight}`` (labels not named keep weight 1), or
+        ``"balanced"``: ``n_samples / (n_classes * count of the class)``.
+    ccp_alpha : float, default=0.0
+        Minimal cost-complexity pruning after growth, as in scikit-learn:
+        ``tree_`` is the subtree that minimises ``R(T) + alpha * |leaves|``
+        (R: the leaves' total weighted impurity), see ``ccp_prune``.  The
+        grown tree stays in ``unpruned_tree_`` and ``growth_tree_``, and
+        ``steps_`` describe its growth.  0.0: no pruning.
+    algorithm : {"id3", "c4.5", "cart", "j48"} or None, default=None
+        A preset that overrides ``criterion``, ``multiway``, ``missing`` and
+        ``average_gain`` (see ``PRESETS``); None keeps them as given.
+
+        * ``"id3"``: entropy gain, one branch per category, missing values
+          refused (``missing="error"``);
+        * ``"c4.5"``: gain ratio among the features of at least average
+          gain, one branch per category, C4.5's missing-value rule;
+        * ``"cart"``: binary splits and scikit-learn's missing-value rule,
+          ``criterion`` as given;
+        * ``"j48"``: Weka's J48 (C4.5 release 8), node for node: C4.5's
+          settings plus J48's own rules (a leaf below ``2 * min_objects``
+          weight, its minimum split size and MDL penalty for numeric cuts,
+          thresholds moved to training values, subtrees that do not reduce
+          the training errors collapsed; see ``dtree/_j48.py``).  J48 reads
+          only ``min_objects``, ``categorical_features``, ``class_weight``,
+          ``ccp_alpha`` and ``record_candidates``: the size, depth, feature
+          and budget parameters, ``splitter="random"`` and ``growth`` are
+          ignored (growth is depth-first), and ``X`` is read in double
+          precision.
+
+        Numeric features are always cut in two.
+    categorical_features : "auto", None, list of str or int, or \
+array-like of bool, default="auto"
+        Which features are categorical.  ``"auto"``: the columns of a
+        DataFrame whose dtype is category, object, string or bool (a NumPy
+        array has none); None: none; column names or indices; or a boolean
+        mask of length ``n_features``.  A categorical feature's labels are
+        coded in sorted order (a pandas categorical keeps its own order),
+        see ``categories_``.
+    multiway : bool, default=False
+        Split a categorical feature into one branch per category present in
+        the node (ID3, C4.5).  False: the best subset of categories against
+        the rest (CART).  With missing values in a categorical feature it
+        needs ``missing="c4.5"``.
+    missing : {"cart", "c4.5", "error"}, default="cart"
+        What a missing value (NaN, or None in a categorical column) does.
+        ``"cart"`` is scikit-learn's rule: each numeric split also chooses
+        the side its missing values go to (at prediction, the child with
+        more samples if the node saw none); at a categorical split missing
+        values and unseen categories go to the child of most training
+        weight.  ``"c4.5"`` is Quinlan's: the gain is computed on the rows
+        whose value is known and multiplied by their weight fraction, and a
+        row with a missing value (or an unseen category) goes down every
+        branch with its weight times the branch's share of the known
+        weight, in training and in ``predict_proba``.  ``"error"``: ``fit``
+        raises ``ValueError`` if ``X`` has a missing value.
+    average_gain : bool, default=False
+        C4.5's rule: only the features whose gain is at least the average
+        gain of the features with a valid split compete (by gain ratio with
+        ``criterion="gain_ratio"``, else by the criterion's gain).
+    growth : {"depth_first", "best_first", "breadth_first"} or None, \
+default=None
+        The order in which nodes are split, i.e. the order of ``steps_``.
+        None: best-first when ``max_leaf_nodes`` is set, else depth-first
+        (scikit-learn's rule).  Without a budget every order grows the same
+        tree; depth-first numbers the nodes in pre-order, the others in the
+        order they were created.  With ``max_leaf_nodes``, best-first makes
+        the splits of largest improvement, depth-first the first splits in
+        pre-order (the leftmost branches are grown to full depth first),
+        breadth-first the shallowest nodes, left to right.  Read the order
+        used in ``growth_``.
+    record_candidates : bool, default=True
+        Keep every searched node's per-feature candidate table, for
+        ``candidates(node)`` and ``steps_[i].candidates`` (cheap; False
+        saves memory and those return None).
+    min_objects : float, default=2
+        J48's ``-M``: the smallest weight of a J48 branch; a node of less
+        than twice this weight is a leaf.  A number > 0, read only with
+        ``algorithm="j48"``.
+    max_bins : int, default=255
+        Bins per numeric feature for ``splitter="hist"``, in [2, 65535];
+        ignored by the other splitters.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels, sorted (with ``algorithm="j48"`` and a categorical
+        ``y``: its declared categories, in their order).
+    n_classes_ : int
+        The number of classes.
+    n_features_in_ : int
+        The number of features seen during ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        The column names of ``X``, when they are all strings.
+    feature_names_ : list of str
+        Every feature's name: ``feature_names_in_``, or ``x0``, ``x1``...
+    is_categorical_ : ndarray of bool, shape (n_features_in_,)
+        Which features were treated as categorical.
+    categories_ : list
+        For each feature, its category labels in code order (an ndarray), or
+        None for a numeric feature.
+    max_features_ : int
+        The number of features each node searches.
+    criterion_, multiway_, missing_ : str, bool, str
+        The criterion, multiway setting and missing-value rule after the
+        ``algorithm`` preset.
+    growth_ : str
+        The growth order used.
+    n_outputs_ : int
+        Always 1.
+    tree_ : Tree
+        The fitted tree (pruned if ``ccp_alpha > 0``).
+    unpruned_tree_ : Tree
+        The grown tree, only when ``ccp_alpha > 0``.
+    growth_tree_ : Tree
+        The grown tree (``unpruned_tree_`` or ``tree_``), which ``steps_``
+        and ``tree_at(k)`` replay.
+    steps_ : sequence of Step
+        One record per split, in growth order.
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        The normalised total impurity decrease of each feature's splits.
+    bin_lower_, bin_upper_ : list
+        With ``splitter="hist"``: for each numeric feature the smallest and
+        largest training value in each bin (None for categorical ones).
+
+    See Also
+    --------
+    DecisionTreeRegressor : A decision tree regressor.
+    candidate_splits : Every feature's best split of one node.
+    export_graphviz, export_text : Draw or print a fitted tree.
+    sklearn.tree.DecisionTreeClassifier : The tree this one follows.
+
+    Examples
+    --------
+    >>> from dtree import DecisionTreeClassifier
+    >>> X = [[0, 0], [1, 1], [0, 1], [1, 0]]
+    >>> y = [0, 1, 1, 0]
+    >>> clf = DecisionTreeClassifier(random_state=0).fit(X, y)
+    >>> clf.predict([[1, 1], [1, 0]]).tolist()
+    [1, 0]
+    >>> [step.feature_name for step in clf.steps_]
+    ['x1']
+    >>> clf.tree_at(0).node_count
+    1
     """
 
     _criteria = CLASSIFICATION
@@ -677,11 +942,183 @@ class DecisionTreeClassifier(BaseDecisionTree):
 class DecisionTreeRegressor(BaseDecisionTree):
     """A decision tree regressor whose growth can be replayed step by step.
 
-    Parameters follow scikit-learn's ``DecisionTreeRegressor``, plus ``growth``,
-    ``record_candidates``, ``splitter="hist"`` and ``max_bins`` as in
-    :class:`DecisionTreeClassifier`.
-    ``"friedman_mse"`` behaves exactly like ``"squared_error"``, as in
-    scikit-learn 1.9.
+    scikit-learn's ``DecisionTreeRegressor`` (its parameters, and its trees
+    for its settings), plus multiway splits of categorical features, C4.5's
+    rule for missing values, a choice of growth order and a histogram
+    splitter.  Every split is recorded in ``steps_``; ``tree_at(k)`` is the
+    tree after ``k`` of them.
+
+    Parameters
+    ----------
+    criterion : {"squared_error", "friedman_mse", "absolute_error", \
+"poisson"}, default="squared_error"
+        How the impurity I(t) of a node is measured.  ``"squared_error"``:
+        the weighted variance, leaves predict the mean; ``"friedman_mse"``
+        behaves exactly like it (as in scikit-learn 1.9);
+        ``"absolute_error"``: the mean absolute deviation from the weighted
+        median, leaves predict the median (no missing values, not with
+        ``splitter="hist"``); ``"poisson"``: half the Poisson deviance, for
+        counts (``y >= 0`` with a positive sum).
+    splitter : {"best", "random", "hist"}, default="best"
+        ``"best"`` tries every threshold between distinct values of every
+        candidate feature.  ``"random"`` draws one threshold per feature and
+        node, uniformly between the node's smallest and largest value, and
+        keeps the best feature (scikit-learn's random splitter).
+        ``"hist"`` bins every numeric feature once into at most ``max_bins``
+        bins (quantiles; one bin per value when there are few values;
+        categories and missing values get bins of their own) and searches
+        the bin edges with per-node histograms: fast on large tables, and
+        the only splitter for Dask input.  Its thresholds lie halfway
+        between the bins' training values, so ``predict`` on raw data agrees
+        with the binned training; with at least as many bins as distinct
+        values it grows the ``"best"`` tree.  It grows binary CART splits
+        only: it raises ``ValueError`` with ``multiway=True``,
+        ``missing="c4.5"`` or ``criterion="absolute_error"``.
+    max_depth : int or None, default=None
+        The deepest a node may be (the root has depth 0).  None: no limit.
+    min_samples_split : int or float, default=2
+        The fewest samples a node needs to be split (an int >= 2), or that
+        fraction of the training samples, rounded up (a float in
+        (0.0, 1.0]).  It is raised to ``2 * min_samples_leaf`` if lower.
+    min_samples_leaf : int or float, default=1
+        The fewest samples each child of a split must get (an int >= 1), or
+        that fraction of the training samples, rounded up (a float in
+        (0.0, 1.0)).  With ``missing="c4.5"`` fractional rows count by
+        their weight.
+    min_weight_fraction_leaf : float, default=0.0
+        The smallest share of the total sample weight (of ``n_samples`` when
+        ``fit`` has no ``sample_weight``) each child must get, in
+        [0.0, 0.5].
+    max_features : int, float, {"sqrt", "log2"} or None, default=None
+        How many features each node draws at random (without replacement)
+        and searches: an int in [1, n_features], a float fraction of them
+        (at least 1), ``sqrt(n_features)`` or ``log2(n_features)``.  None:
+        every feature, and then the search draws nothing (ties go to the
+        first feature in column order).
+    random_state : int, numpy.random.Generator, numpy.random.RandomState \
+or None, default=None
+        The seed of the draws of ``splitter="random"`` and of
+        ``max_features``; without those draws it has no effect.
+    max_leaf_nodes : int or None, default=None
+        A leaf budget: growth stops after ``max_leaf_nodes - 1`` splits
+        (an int >= 2).  With binary splits that is at most
+        ``max_leaf_nodes`` leaves; a multiway split adds one leaf per extra
+        branch.  Which splits are made depends on ``growth``.  None: no
+        budget.
+    min_impurity_decrease : float, default=0.0
+        A node is split only if the split's improvement
+        ``N_t / N * (I(t) - sum_c N_c / N_t * I(c))`` (weighted counts; the
+        gain times the known fraction under ``missing="c4.5"``) is at least
+        this.
+    ccp_alpha : float, default=0.0
+        Minimal cost-complexity pruning after growth, as in scikit-learn:
+        ``tree_`` is the subtree that minimises ``R(T) + alpha * |leaves|``
+        (R: the leaves' total weighted impurity), see ``ccp_prune``.  The
+        grown tree stays in ``unpruned_tree_`` and ``growth_tree_``, and
+        ``steps_`` describe its growth.  0.0: no pruning.
+    algorithm : {"cart"} or None, default=None
+        ``"cart"`` sets ``multiway=False`` and ``missing="cart"`` (see
+        ``PRESETS``); None keeps them as given.  Quinlan's presets (ID3,
+        C4.5, J48) are for classification.
+    categorical_features : "auto", None, list of str or int, or \
+array-like of bool, default="auto"
+        Which features are categorical.  ``"auto"``: the columns of a
+        DataFrame whose dtype is category, object, string or bool (a NumPy
+        array has none); None: none; column names or indices; or a boolean
+        mask of length ``n_features``.  A categorical feature's labels are
+        coded in sorted order (a pandas categorical keeps its own order),
+        see ``categories_``.
+    multiway : bool, default=False
+        Split a categorical feature into one branch per category present in
+        the node.  False: the best subset of categories against the rest
+        (CART).  With missing values in a categorical feature it needs
+        ``missing="c4.5"``.
+    missing : {"cart", "c4.5", "error"}, default="cart"
+        What a missing value (NaN, or None in a categorical column) does.
+        ``"cart"`` is scikit-learn's rule: each numeric split also chooses
+        the side its missing values go to (at prediction, the child with
+        more samples if the node saw none); at a categorical split missing
+        values and unseen categories go to the child of most training
+        weight.  ``"c4.5"`` is Quinlan's: the gain is computed on the rows
+        whose value is known and multiplied by their weight fraction, and a
+        row with a missing value (or an unseen category) goes down every
+        branch with its weight times the branch's share of the known
+        weight, in training and in ``predict`` (the branches' predictions
+        averaged by those shares).  ``"error"``: ``fit`` raises
+        ``ValueError`` if ``X`` has a missing value.
+    growth : {"depth_first", "best_first", "breadth_first"} or None, \
+default=None
+        The order in which nodes are split, i.e. the order of ``steps_``.
+        None: best-first when ``max_leaf_nodes`` is set, else depth-first
+        (scikit-learn's rule).  Without a budget every order grows the same
+        tree; depth-first numbers the nodes in pre-order, the others in the
+        order they were created.  With ``max_leaf_nodes``, best-first makes
+        the splits of largest improvement, depth-first the first splits in
+        pre-order (the leftmost branches are grown to full depth first),
+        breadth-first the shallowest nodes, left to right.  Read the order
+        used in ``growth_``.
+    record_candidates : bool, default=True
+        Keep every searched node's per-feature candidate table, for
+        ``candidates(node)`` and ``steps_[i].candidates`` (cheap; False
+        saves memory and those return None).
+    max_bins : int, default=255
+        Bins per numeric feature for ``splitter="hist"``, in [2, 65535];
+        ignored by the other splitters.
+
+    Attributes
+    ----------
+    n_features_in_ : int
+        The number of features seen during ``fit``.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        The column names of ``X``, when they are all strings.
+    feature_names_ : list of str
+        Every feature's name: ``feature_names_in_``, or ``x0``, ``x1``...
+    is_categorical_ : ndarray of bool, shape (n_features_in_,)
+        Which features were treated as categorical.
+    categories_ : list
+        For each feature, its category labels in code order (an ndarray), or
+        None for a numeric feature.
+    max_features_ : int
+        The number of features each node searches.
+    criterion_, multiway_, missing_ : str, bool, str
+        The criterion, multiway setting and missing-value rule after the
+        ``algorithm`` preset.
+    growth_ : str
+        The growth order used.
+    n_outputs_ : int
+        Always 1.
+    tree_ : Tree
+        The fitted tree (pruned if ``ccp_alpha > 0``).
+    unpruned_tree_ : Tree
+        The grown tree, only when ``ccp_alpha > 0``.
+    growth_tree_ : Tree
+        The grown tree (``unpruned_tree_`` or ``tree_``), which ``steps_``
+        and ``tree_at(k)`` replay.
+    steps_ : sequence of Step
+        One record per split, in growth order.
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        The normalised total impurity decrease of each feature's splits.
+    bin_lower_, bin_upper_ : list
+        With ``splitter="hist"``: for each numeric feature the smallest and
+        largest training value in each bin (None for categorical ones).
+
+    See Also
+    --------
+    DecisionTreeClassifier : A decision tree classifier.
+    candidate_splits : Every feature's best split of one node.
+    export_graphviz, export_text : Draw or print a fitted tree.
+    sklearn.tree.DecisionTreeRegressor : The tree this one follows.
+
+    Examples
+    --------
+    >>> from dtree import DecisionTreeRegressor
+    >>> X = [[1.0], [2.0], [3.0], [10.0], [11.0], [12.0]]
+    >>> y = [1.0, 1.0, 1.0, 5.0, 5.0, 6.0]
+    >>> reg = DecisionTreeRegressor(max_depth=1).fit(X, y)
+    >>> reg.predict([[2.5], [11.5]]).round(3).tolist()
+    [1.0, 5.333]
+    >>> reg.steps_[0].threshold
+    6.5
     """
 
     _criteria = REGRESSION
@@ -790,12 +1227,43 @@ def candidate_splits(X, y, *, criterion="entropy", multiway=False, sample_weight
                      min_samples_leaf=1, task=None):
     """Every feature's best split of one node (all of X), best first.
 
-    The table a lecturer writes on the board: one row per feature with its
-    ``gain``, ``gain_ratio``, ``split_info``, ``threshold`` (NaN for a
-    categorical feature), ``children`` (the branches), ``missing_fraction`` and
-    the children's impurities and sizes.  ``task`` is "classification" or
-    "regression"; by default it follows the criterion.  Each recorded step's
+    The table a lecturer writes on the board.  Each recorded step's
     ``candidates`` is this same table for that node's samples.
+
+    Parameters
+    ----------
+    X : array-like or DataFrame of shape (n_samples, n_features)
+        The node's rows.
+    y : array-like of shape (n_samples,)
+        Their target.
+    criterion : str, default="entropy"
+        A criterion of :class:`DecisionTreeClassifier` or
+        :class:`DecisionTreeRegressor`.
+    multiway : bool, default=False
+        One branch per category (else the best subset against the rest).
+    sample_weight : array-like of shape (n_samples,) or None, default=None
+        Row weights (None: 1 each).
+    categorical_features : default="auto"
+        Which features are categorical, as in the estimators.
+    missing : {"c4.5", "cart", "error"}, default="c4.5"
+        The missing-value rule, as in the estimators.
+    average_gain : bool, default=False
+        C4.5's average-gain rule (classification only); it marks which
+        features are eligible.
+    min_samples_leaf : int or float, default=1
+        The fewest samples a branch must get, as in the estimators.
+    task : {"classification", "regression"} or None, default=None
+        None: classification for a classification criterion, else
+        regression.
+
+    Returns
+    -------
+    DataFrame
+        One row per feature, best first: ``feature``, ``gain``,
+        ``gain_ratio``, ``split_info``, ``threshold`` (NaN for a
+        categorical feature), ``children`` (the branches),
+        ``missing_fraction`` and the children's impurities and sizes.  No
+        rows if the node cannot be split (pure or too small).
     """
     if task is None:
         task = "classification" if criterion in CLASSIFICATION else "regression"

@@ -253,12 +253,27 @@ REGRESSION = {
 
 
 def make_criterion(name, n_classes=0, *, classification):
-    """The criterion called ``name`` (as in ``criterion=``), for a task with
-    ``n_classes`` classes (0 for regression).
+    """The criterion called ``name`` (as in ``criterion=``).
 
-    Its ``impurity(stats)`` gives the impurity of each row of sufficient
-    statistics laid out as in this module's docstring; raises ``ValueError``
-    for an unknown name.
+    Parameters
+    ----------
+    name : str
+        A criterion of the estimators (``"gini"``, ``"squared_error"``...).
+    n_classes : int, default=0
+        The number of classes (0 for regression).
+    classification : bool
+        Whether ``name`` is looked up among the classification criteria.
+
+    Returns
+    -------
+    Criterion
+        Its ``impurity(stats)`` gives the impurity of each row of
+        sufficient statistics laid out as in this module's docstring.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name.
     """
     table = CLASSIFICATION if classification else REGRESSION
     if not isinstance(name, str) or name not in table:

@@ -89,8 +89,25 @@ def _add_errs(N, e, cf):
 
 
 def add_errors(N, E, confidence=0.25):
-    """Weka's ``Stats.addErrs(N, E, CF)``: the extra errors C4.5 charges a leaf
-    with N training rows (weights) and E errors (see the module docstring)."""
+    """The extra errors C4.5's error-based pruning charges a leaf.
+
+    Weka's ``Stats.addErrs(N, E, CF)`` (see the module docstring).
+
+    Parameters
+    ----------
+    N : float
+        The leaf's training weight (rows).
+    E : float
+        Its training errors (weight misclassified).
+    confidence : float, default=0.25
+        The confidence factor CF, in (0, 1); smaller prunes more.
+
+    Returns
+    -------
+    float
+        The errors added to ``E``: the upper confidence limit of the error
+        rate times ``N``, minus ``E``.
+    """
     return _add_errs(float(N), float(E), _cf(confidence))
 
 
@@ -160,7 +177,7 @@ class _Pruner:
     def _branches(self, src, rows):
         """Branch of each row at split ``src``; -1 where C4.5 spreads the row."""
         t = self.tree
-        b = t._branch(self.X, rows, np.full(len(rows), src, dtype=np.intp))
+        b = t.branch(self.X, rows, np.full(len(rows), src, dtype=np.intp))
         if not t.distribute_missing:
             b = np.where(b < 0, t.missing_child[src], b)
         return b

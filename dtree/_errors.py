@@ -134,8 +134,22 @@ class TreeFileError(ValueError):
 
 
 def problem_text(values, problems):
-    """``{"problem_text": ...}``: the wording of an error's ``problem``
-    from ``problems`` (English or another language's table), or nothing."""
+    """The wording of an error's ``problem``, to format its message with.
+
+    Parameters
+    ----------
+    values : dict
+        A :class:`TreeFileError`'s ``values``; its ``problem`` key (if any)
+        names an entry of ``problems``, formatted with ``values``.
+    problems : dict of str to str
+        ``PROBLEMS`` (English) or another language's table of the same keys.
+
+    Returns
+    -------
+    dict
+        ``{"problem_text": text}``, or ``{}`` when ``values`` has no
+        ``problem``.
+    """
     if "problem" not in values:
         return {}
     return {"problem_text": problems[values["problem"]].format(**values)}

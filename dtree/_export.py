@@ -532,11 +532,29 @@ def _fill_colours(view, classifier, colours):
 
 
 def node_fills(est, *, classifier=None, palette=None) -> list:
-    """The "#rrggbb" fill of every node, as ``export_graphviz(filled=True)``
-    draws it (see :func:`_fill_colours`), for drawings made elsewhere.
+    """The fill of every node, as ``export_graphviz(filled=True)`` draws it,
+    for drawings made elsewhere (see :func:`_fill_colours`).
 
-    ``classifier`` overrides the guess made from the estimator or tree (a
-    bare ``tree_at(k)`` tree with one class would be taken for a regressor).
+    Parameters
+    ----------
+    est : estimator or Tree
+        A fitted estimator, or a tree (``tree_``, ``tree_at(k)``...).
+    classifier : bool or None, default=None
+        Overrides the guess made from ``est`` (a bare ``tree_at(k)`` tree
+        with one class would be taken for a regressor).
+    palette : sequence of str or None, default=None
+        ``"#rrggbb"`` colours, one per class in turn (a regressor's nodes
+        use the first); None: ``OKABE_ITO``.
+
+    Returns
+    -------
+    list of str
+        One ``"#rrggbb"`` per node.
+
+    Raises
+    ------
+    ValueError
+        If ``palette`` is empty or holds something else than ``"#rrggbb"``.
     """
     view = _TreeView(est)
     if classifier is None:

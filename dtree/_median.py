@@ -23,7 +23,22 @@ from ._jit import kernel_for
 
 
 def sad_prefix(y, w):
-    """sad[i] = min_c sum_{j<=i} w_j |y_j - c|, via two heaps (weighted median)."""
+    """The running sum of absolute deviations from the weighted median.
+
+    ``sad[i] = min_c sum_{j<=i} w_j |y_j - c|``, the absolute-error cost of
+    the first ``i + 1`` rows, computed with two heaps.
+
+    Parameters
+    ----------
+    y : array-like of float, shape (n,)
+        Targets, in the order the prefixes take them.
+    w : array-like of float, shape (n,)
+        Their weights.
+
+    Returns
+    -------
+    ndarray of float, shape (n,)
+    """
     lo, hi = [], []  # lo: max-heap of (-y, i, w); hi: min-heap of (y, i, w)
     w_lo = w_hi = s_lo = s_hi = 0.0
     out = np.empty(len(y))

@@ -99,19 +99,28 @@ def _alpha_of(r_node, r_branch, n_leaves):
 
 
 def cost_complexity_table(tree):
-    """Cost-complexity values of every node of ``tree`` (any tree, including a
-    partial tree from ``tree_at(k)``).
+    """Cost-complexity values of every node of ``tree``.
 
-    Returns a DataFrame indexed by the compact node index, with columns
+    Parameters
+    ----------
+    tree : Tree
+        Any tree, including a partial tree from ``tree_at(k)``.
 
-    * ``node_id``: the node's id in the fully grown tree (``tree.node_ids``);
-    * ``is_leaf``;
-    * ``R_t``: R(t) = impurity * W_t / W_root;
-    * ``R_Tt``: R(T_t), the sum of R over the node's current leaves;
-    * ``n_leaves``: |T_t| (1 for a leaf);
-    * ``g``: (R(t) - R(T_t)) / (|T_t| - 1), NaN for leaves;
-    * ``weakest_link``: True for the one internal node weakest-link pruning
-      would collapse next (the smallest g, the lowest index on a tie).
+    Returns
+    -------
+    DataFrame
+        Indexed by the compact node index, with columns
+
+        * ``node_id``: the node's id in the fully grown tree
+          (``tree.node_ids``);
+        * ``is_leaf``;
+        * ``R_t``: R(t) = impurity * W_t / W_root;
+        * ``R_Tt``: R(T_t), the sum of R over the node's current leaves;
+        * ``n_leaves``: |T_t| (1 for a leaf);
+        * ``g``: (R(t) - R(T_t)) / (|T_t| - 1), NaN for leaves;
+        * ``weakest_link``: True for the one internal node weakest-link
+          pruning would collapse next (the smallest g, the lowest index on a
+          tie).
     """
     import pandas as pd
 
@@ -383,17 +392,35 @@ class PruningSequence:
 
 
 def pruning_sequence(tree):
-    """The weakest-link pruning sequence of ``tree`` (any tree, including a
-    partial one from ``tree_at(k)``): a :class:`PruningSequence`."""
+    """The weakest-link pruning sequence of ``tree``.
+
+    Parameters
+    ----------
+    tree : Tree
+        Any tree, including a partial one from ``tree_at(k)``.
+
+    Returns
+    -------
+    PruningSequence
+        Every collapse in order, with its alpha.
+    """
     return PruningSequence(tree, *_weakest_links(tree))
 
 
 def pruning_path(tree):
     """scikit-learn's minimal cost-complexity pruning path of ``tree``.
 
-    Returns a dict (with attribute access) holding ``ccp_alphas``, the
-    effective alpha of each step (0 first), and ``impurities``, the total leaf
-    cost R(T) of the tree after each step.  Tied alphas repeat.
+    Parameters
+    ----------
+    tree : Tree
+        Any tree, including a partial one from ``tree_at(k)``.
+
+    Returns
+    -------
+    PruningPath
+        A dict with attribute access: ``ccp_alphas``, the effective alpha of
+        each step (0 first; tied alphas repeat), and ``impurities``, the
+        total leaf cost R(T) of the tree after each step.
     """
     rec, _, start_cost, _ = _weakest_links(tree)
     return PruningPath(ccp_alphas=np.r_[0.0, rec["alpha"]],
@@ -403,9 +430,21 @@ def pruning_path(tree):
 def ccp_prune(tree, alpha):
     """``tree`` pruned with ``ccp_alpha = alpha``, as scikit-learn prunes it.
 
-    Collapses weakest links while the smallest g(t) <= alpha and returns a new
-    tree numbered in pre-order (scikit-learn's numbering of a pruned tree; for
-    depth-first trees this is the original order).
+    Collapses weakest links while the smallest g(t) <= alpha.
+
+    Parameters
+    ----------
+    tree : Tree
+        The tree to prune (it is not changed).
+    alpha : float
+        The complexity parameter, >= 0.
+
+    Returns
+    -------
+    Tree
+        A new tree numbered in pre-order (scikit-learn's numbering of a
+        pruned tree; for depth-first trees this is the original order);
+        ``node_ids`` name its nodes in ``tree``.
     """
     rec, collapsed_at, _, levels = _weakest_links(tree, stop_alpha=float(alpha))
     keep = _removal_steps(tree, levels, collapsed_at) == _NEVER
@@ -567,10 +606,24 @@ def _node_errors_apply(estimator, tree) -> bool:
 
 
 def distinct_subtrees(seq):
-    """(alpha, number of collapses) for each distinct tree ``ccp_alpha`` can
-    give: tied alphas collapse several nodes at once, so they give one tree.
-    (Alphas are clipped at 0: a split that rounding makes look harmful is
-    pruned at any alpha.)"""
+    """The alphas at which ``ccp_alpha`` gives a different tree.
+
+    Tied alphas collapse several nodes at once, so they give one tree.
+    Alphas are clipped at 0: a split that rounding makes look harmful is
+    pruned at any alpha.
+
+    Parameters
+    ----------
+    seq : PruningSequence
+        From :func:`pruning_sequence`.
+
+    Returns
+    -------
+    alphas : ndarray of float
+        Increasing, one per distinct subtree.
+    n_collapses : ndarray of int
+        How many collapses of ``seq`` each alpha makes.
+    """
     alphas = np.unique(np.maximum(seq.ccp_alphas, 0.0))
     ks = np.array([seq.n_steps_for(a) for a in alphas], dtype=np.intp)
     first = np.r_[True, ks[1:] != ks[:-1]]
@@ -700,12 +753,26 @@ def ccp_holdout(estimator, X_val, y_val, *, sample_weight=None):
     """Score every distinct subtree of a fitted estimator's pruning sequence on
     a hold-out set.
 
-    Uses ``estimator.unpruned_tree_`` when the estimator was fitted with a
-    ``ccp_alpha`` (else ``estimator.tree_``).  Returns a DataFrame, one row per
-    distinct subtree by increasing alpha: ``alpha``, ``n_leaves``,
-    ``holdout_error`` (misclassification rate or mean squared error),
-    ``holdout_score`` (accuracy, or R²) and ``is_best`` (the smallest error;
-    the smaller tree on a tie).  ``frame.attrs["alpha_best"]`` is its alpha.
+    Parameters
+    ----------
+    estimator : DecisionTreeClassifier or DecisionTreeRegressor
+        Fitted.  Its ``unpruned_tree_`` is pruned when it was fitted with a
+        ``ccp_alpha`` (else its ``tree_``).
+    X_val : array-like or DataFrame of shape (n_samples, n_features_in_)
+        The hold-out rows.
+    y_val : array-like of shape (n_samples,)
+        Their target.
+    sample_weight : array-like of shape (n_samples,) or None, default=None
+        Weights of the hold-out rows in the error and score.
+
+    Returns
+    -------
+    DataFrame
+        One row per distinct subtree by increasing alpha: ``alpha``,
+        ``n_leaves``, ``holdout_error`` (misclassification rate or mean
+        squared error), ``holdout_score`` (accuracy, or R²) and ``is_best``
+        (the smallest error; the smaller tree on a tie).
+        ``frame.attrs["alpha_best"]`` is its alpha.
     """
     import pandas as pd
 

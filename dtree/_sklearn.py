@@ -333,7 +333,7 @@ def _routes(tree, Xf):
         rows, node = rows[inner], node[inner]
         if not rows.size:
             break
-        branch = tree._branch(Xf, rows, node)
+        branch = tree.branch(Xf, rows, node)
         branch = np.where(branch < 0, tree.missing_child[node], branch)
         node = tree._child(node, branch)
     return np.concatenate(rows_out), np.concatenate(nodes_out)
@@ -644,6 +644,6 @@ def open_sklearn_tree(estimator, X=None, y=None, *, sample_weight=None, where=No
         order = np.flatnonzero(~tree.is_leaf()).tolist()
     est.tree_ = tree
     est.has_training_data_ = has_data
-    names = est._feature_names_list()
+    names = est.feature_names_
     est.steps_ = Steps(est, tree, order, names, est.categories_)
     return est

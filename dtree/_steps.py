@@ -51,7 +51,7 @@ class Step:
         self.index = index
         self.node = node
         self.feature = int(tree.feature[node])
-        names = est._feature_names_list() if names is None else names
+        names = est.feature_names_ if names is None else names
         categories = getattr(est, "categories_", None) if categories is None else categories
         self.feature_name = names[self.feature]
         self.kind = KIND_NAMES[int(tree.kind[node])]
@@ -142,7 +142,25 @@ def _fmt(x):
 
 
 def branch_labels(tree, node, labels=None):
-    """Human-readable label of each branch of a node."""
+    """Human-readable label of each branch of a node.
+
+    Parameters
+    ----------
+    tree : Tree
+        The tree.
+    node : int
+        An internal node of ``tree``.
+    labels : sequence or None, default=None
+        The split feature's category labels in code order (an entry of
+        ``categories_``); None writes the codes.
+
+    Returns
+    -------
+    list of str
+        One label per child, in branch order: ``"<= 2.45"``/``"> 2.45"``
+        for a numeric split, a category (``"青年"``) or a set of categories
+        (``"{a, b}"``) for a categorical one.
+    """
     kind = int(tree.kind[node])
     if kind == NUMERIC:
         t = float(tree.threshold[node])

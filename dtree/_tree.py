@@ -115,9 +115,33 @@ class Tree:
 
     # -- routing ------------------------------------------------------------------
 
-    def _branch(self, X, rows, nodes):
-        """Child position each (row, node) pair takes; -1 for a missing value
-        or an unseen category (the caller decides what that means)."""
+    def branch(self, X, rows, nodes):
+        """The branch that row ``rows[i]`` of ``X`` takes at node ``nodes[i]``.
+
+        One step of routing, for every pair at once; ``apply``,
+        ``leaf_weights`` and ``predict`` repeat it from the root down.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+            Encoded rows, as :func:`dtree.tree_input` gives them.
+        rows : array-like of int, shape (n_pairs,)
+            Row positions in ``X``.
+        nodes : array-like of int, shape (n_pairs,)
+            Ids of internal nodes of this tree (not leaves), one per row.
+
+        Returns
+        -------
+        ndarray of int, shape (n_pairs,)
+            The child's position among ``children_of(node)``: for a numeric
+            split 0 when ``x <= threshold`` and 1 otherwise; for a
+            categorical split ``branch_of_code[node][code]``.  -1 when the
+            value is missing (NaN) or a category the node never saw: the
+            caller decides where such a row goes (``missing_child[node]``,
+            or every branch by ``child_share`` when ``distribute_missing``).
+        """
+        rows = np.asarray(rows, dtype=np.intp)
+        nodes = np.asarray(nodes, dtype=np.intp)
         feat = self.feature[nodes]
         x = X[rows, feat]
         kind = self.kind[nodes]
@@ -144,7 +168,7 @@ class Tree:
         active = np.flatnonzero(self.n_children[node] > 0)
         while active.size:
             cur = node[active]
-            branch = self._branch(X, active, cur)
+            branch = self.branch(X, active, cur)
             branch = np.where(branch < 0, self.missing_child[cur], branch)
             nxt = self._child(cur, branch)
             node[active] = nxt
@@ -181,7 +205,7 @@ class Tree:
             rows, node, mass = rows[~leaf], node[~leaf], mass[~leaf]
             if not rows.size:
                 break
-            branch = self._branch(X, rows, node)
+            branch = self.branch(X, rows, node)
             lost = branch < 0
             if not self.distribute_missing:
                 branch = np.where(lost, self.missing_child[node], branch)

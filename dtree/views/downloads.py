@@ -79,10 +79,7 @@ def safe_stem(title, default="tree", max_length=60) -> str:
 
 
 def _feature_names(model):
-    names = getattr(model, "feature_names_in_", None)
-    if names is None:
-        return [f"x{i}" for i in range(model.n_features_in_)]
-    return [str(n) for n in names]
+    return model.feature_names_
 
 
 def _category_labels(model, feature):

@@ -15,7 +15,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from .. import FEATURE_THRESHOLD, make_criterion, sad_prefix
+from .. import FEATURE_THRESHOLD, make_criterion, sad_prefix, tree_input
 
 #: Symbol of each criterion's impurity, as the textbooks write it.
 SYMBOL = {
@@ -50,7 +50,8 @@ def _count(x) -> str:
     return str(int(round(x))) if abs(x - round(x)) < 1e-9 else f"{x:.2f}"
 
 
-def _frac(a, b) -> str:
+def frac(a, b) -> str:
+    """LaTeX ``\\frac{a}{b}`` of two counts (weighted ones with two decimals)."""
     return rf"\frac{{{_count(a)}}}{{{_count(b)}}}"
 
 
@@ -106,7 +107,9 @@ def _term_rows(head, open_, terms, close, joiner=" + ", big=(r"\biggl(", r"\bigg
     return rows
 
 
-def _abbreviate(terms):
+def abbreviate(terms):
+    """The LaTeX terms of a sum, at most ``MAX_TERMS``: the first ones,
+    ``\\cdots`` and the last."""
     if len(terms) <= MAX_TERMS:
         return terms
     return terms[: MAX_TERMS - 2] + [r"\cdots"] + terms[-1:]
@@ -144,26 +147,26 @@ def impurity_latex(criterion: str, counts, value=None, name="D") -> str:
     nonzero = [c for c in counts if c > 0]
     joiner = " + "
     if criterion in ("entropy", "log_loss", "gain_ratio"):
-        terms = [rf"{_frac(c, total)}\log_2 {_frac(c, total)}" for c in nonzero]
+        terms = [rf"{frac(c, total)}\log_2 {frac(c, total)}" for c in nonzero]
         open_, close = r"-\left(", r"\right)"
     elif criterion == "gini":
-        terms = [rf"\left({_frac(c, total)}\right)^2" for c in nonzero]
+        terms = [rf"\left({frac(c, total)}\right)^2" for c in nonzero]
         open_, close = r"1 - \left[", r"\right]"
     elif criterion == "misclassification":
-        terms = [_frac(c, total) for c in nonzero]
+        terms = [frac(c, total) for c in nonzero]
         open_, close, joiner = r"1 - \max\left(", r"\right)", ", "
     elif criterion == "taylor2":
         terms = []
         for c in nonzero:
-            rest = _frac(total - c, total)
-            terms.append(rf"{_frac(c, total)}\left[{rest} + \tfrac12\left({rest}\right)^2"
+            rest = frac(total - c, total)
+            terms.append(rf"{frac(c, total)}\left[{rest} + \tfrac12\left({rest}\right)^2"
                          r"\right]")
         open_, close = "", ""
     else:
         raise ValueError(f"not a classification criterion: {criterion!r}")
     if len(nonzero) == 1:
         close = close + r"\quad(\text{a pure node})"
-    return _sum_latex(rf"{sym}({name})", open_, _abbreviate(terms), close, num(value),
+    return _sum_latex(rf"{sym}({name})", open_, abbreviate(terms), close, num(value),
                       joiner=joiner)
 
 
@@ -233,10 +236,10 @@ def branches_gain_latex(criterion: str, w, child_weights, impurity, child_impuri
         return (rf"\begin{{aligned}} {name} &= \rho\cdot\left[{general}\right]_{{\tilde D}}"
                 rf" \\ &= {num(known_fraction)} \cdot {num(inner)} = {num(gain)}"
                 r"\end{aligned}")
-    terms = [rf"{_frac(cw, w)}\cdot {num(ci)}" for cw, ci in
+    terms = [rf"{frac(cw, w)}\cdot {num(ci)}" for cw, ci in
              zip(child_weights, child_impurities)]
     return (rf"\begin{{aligned}} {name} &= {general} \\ &= {num(impurity)} - "
-            + " - ".join(_abbreviate(terms)) + rf" = {num(gain)}" + r"\end{aligned}")
+            + " - ".join(abbreviate(terms)) + rf" = {num(gain)}" + r"\end{aligned}")
 
 
 def split_info_latex(w, w_left, w_right, split_info, gain, gain_ratio) -> tuple[str, str]:
@@ -247,8 +250,8 @@ def split_info_latex(w, w_left, w_right, split_info, gain, gain_ratio) -> tuple[
 def branches_split_info_latex(w, child_weights, split_info, gain,
                               gain_ratio) -> tuple[str, str]:
     """Split information over any number of branches, and the gain ratio."""
-    terms = [rf"{_frac(cw, w)}\log_2{_frac(cw, w)}" for cw in child_weights if cw > 0]
-    info = _sum_latex("H_A(D)", r"-\left(", _abbreviate(terms), r"\right)", num(split_info))
+    terms = [rf"{frac(cw, w)}\log_2{frac(cw, w)}" for cw in child_weights if cw > 0]
+    info = _sum_latex("H_A(D)", r"-\left(", abbreviate(terms), r"\right)", num(split_info))
     ratio = (rf"g_R(D, A) = \frac{{g(D, A)}}{{H_A(D)}} = \frac{{{num(gain)}}}"
              rf"{{{num(split_info)}}} = {num(gain_ratio)}")
     return info, ratio
@@ -262,7 +265,7 @@ def branches_split_info_latex(w, child_weights, split_info, gain,
 def known_fraction_latex(w, known_weight) -> str:
     """rho, the share of the node's weight whose value of the feature is known."""
     rho = known_weight / w if w > 0 else 1.0
-    return rf"\rho = \frac{{|\tilde D|}}{{|D|}} = {_frac(known_weight, w)} = {num(rho)}"
+    return rf"\rho = \frac{{|\tilde D|}}{{|D|}} = {frac(known_weight, w)} = {num(rho)}"
 
 
 def mdl_gain_latex(w, n_cuts, gain_before, gain) -> str:
@@ -282,20 +285,20 @@ def unknown_split_info_latex(w, known_weights, split_info, gain, gain_ratio,
     one more branch D_?, and the gain ratio of the gain (``penalised``: the
     MDL-penalised g')."""
     unknown = w - float(np.sum(known_weights))
-    terms = [rf"{_frac(cw, w)}\log_2{_frac(cw, w)}" for cw in known_weights if cw > 0]
-    body = " + ".join(_abbreviate(terms))
+    terms = [rf"{frac(cw, w)}\log_2{frac(cw, w)}" for cw in known_weights if cw > 0]
+    body = " + ".join(abbreviate(terms))
     if unknown > 1e-6:
         term = -unknown / w * np.log2(unknown / w)
         known_part = split_info - term
-        last = rf"{_frac(unknown, w)}\log_2{_frac(unknown, w)}"
+        last = rf"{frac(unknown, w)}\log_2{frac(unknown, w)}"
         first = rf"H_A(D) &= -\left({body}\right) - {last}"
         rows = ([first] if _width(first) <= LINE_WIDTH
-                else _term_rows("H_A(D)", r"-\left(", _abbreviate(terms), r"\right)")
+                else _term_rows("H_A(D)", r"-\left(", abbreviate(terms), r"\right)")
                 + [rf"&\qquad - {last}"])
         rows.append(rf"&= {num(known_part)} + {num(term)} = {num(split_info)}")
         info = r"\begin{aligned} " + r" \\ ".join(rows) + r" \end{aligned}"
     else:
-        info = _sum_latex("H_A(D)", r"-\left(", _abbreviate(terms), r"\right)",
+        info = _sum_latex("H_A(D)", r"-\left(", abbreviate(terms), r"\right)",
                           num(split_info))
     g = "g'(D, A)" if penalised else "g(D, A)"
     ratio = (rf"g_R(D, A) = \frac{{{g}}}{{H_A(D)}} = \frac{{{num(gain)}}}"
@@ -312,7 +315,7 @@ def min_objects_latex(w, min_objects) -> str:
 def improvement_latex(w, w_root, gain, improvement) -> str:
     """What best-first growth ranks by and min_impurity_decrease tests."""
     return (rf"\text{{improvement}} = \frac{{|D|}}{{N}}\cdot\Delta = "
-            rf"{_frac(w, w_root)}\cdot {num(gain)} = {num(improvement, 4)}")
+            rf"{frac(w, w_root)}\cdot {num(gain)} = {num(improvement, 4)}")
 
 
 # ---------------------------------------------------------------------------
@@ -341,7 +344,7 @@ def node_mask(tree, leaf_of_row, node) -> np.ndarray:
 def encode(model, X) -> np.ndarray:
     """``X`` as the fitted ``model``'s tree reads it: float32, categories as
     codes, NaN for missing values."""
-    return model._validate_X_predict(X)
+    return tree_input(model, X)
 
 
 def node_rows(tree, routes, node):
@@ -653,7 +656,7 @@ def partition_2d(tree, fx, fy, point) -> pd.DataFrame:
             else:
                 stack += [(right, x0, x1, max(y0, t), y1), (left, x0, x1, y0, min(y1, t))]
             continue
-        branch = int(tree._branch(row, np.array([0]), np.array([node]))[0])
+        branch = int(tree.branch(row, np.array([0]), np.array([node]))[0])
         if branch < 0:
             branch = int(tree.missing_child[node])
         stack.append((kids[branch], x0, x1, y0, y1))

@@ -124,7 +124,7 @@ def _shares(counts, as_fractions):
         if c <= 0:
             continue
         if as_fractions:
-            out.append((explain._frac(c, total), explain._frac(total - c, total)))
+            out.append((explain.frac(c, total), explain.frac(total - c, total)))
         else:
             out.append((_decimal(c / total), _decimal(1 - c / total)))
     return out
@@ -147,7 +147,7 @@ def impurity_latex(criterion: str, counts=None, probs=None, name="D") -> str:
         # and the value 0 says it
         return explain.impurity_latex(criterion, values, value=value, name=name).replace(
             r"\quad(\text{a pure node})", "")
-    shares = explain._abbreviate(_shares(values, as_fractions)) if len(values) else []
+    shares = explain.abbreviate(_shares(values, as_fractions)) if len(values) else []
 
     def each(fmt):
         return [s if isinstance(s, str) else fmt(*s) for s in shares]
@@ -424,15 +424,15 @@ def entropy_latex(counts, name="D") -> str:
 
 
 def _abbreviated(terms):
-    return explain._abbreviate(list(terms))
+    return explain.abbreviate(list(terms))
 
 
 def conditional_entropy_latex(fg: FeatureGain) -> str:
     """H(D|A) = sum |D_i|/|D| H(D_i), then with the numbers, then its value."""
     n = sum(b.size for b in fg.branches)
-    named = _abbreviated(rf"{explain._frac(b.size, n)}H(D_{{{i}}})"
+    named = _abbreviated(rf"{explain.frac(b.size, n)}H(D_{{{i}}})"
                          for i, b in enumerate(fg.branches, start=1))
-    valued = _abbreviated(rf"{explain._frac(b.size, n)}\cdot {explain.num(b.entropy)}"
+    valued = _abbreviated(rf"{explain.frac(b.size, n)}\cdot {explain.num(b.entropy)}"
                           for b in fg.branches)
     return (rf"\begin{{aligned}} H(D\mid {fg.symbol}) &= " + " + ".join(named)
             + r" \\ &= " + " + ".join(valued)
@@ -459,10 +459,10 @@ def split_info_latex(fg: FeatureGain) -> str:
     sizes = [b.size for b in fg.branches]
     head = rf"H_{{{fg.symbol}}}(D) = "
     if len(sizes) > 1 and len(set(sizes)) == 1:
-        p = explain._frac(sizes[0], n)
+        p = explain.frac(sizes[0], n)
         body = (rf"-{len(sizes)}\cdot\left({p}\log_2 {p}\right) = \log_2 {len(sizes)}")
     else:
-        terms = _abbreviated(rf"{explain._frac(s, n)}\log_2 {explain._frac(s, n)}"
+        terms = _abbreviated(rf"{explain.frac(s, n)}\log_2 {explain.frac(s, n)}"
                              for s in sizes)
         body = r"-\left(" + " + ".join(terms) + r"\right)"
     return head + body + rf" = {explain.num(fg.split_info)}"
@@ -480,7 +480,7 @@ def _p_text(count, total) -> str:
     otherwise a fraction (4/7)."""
     if abs(count * 100 / total - round(count * 100 / total)) < 1e-9:
         return _decimal(count / total)
-    return explain._frac(count, total)
+    return explain.frac(count, total)
 
 
 def cat_gain_latex(fg: FeatureGain, example: GainExample, positive, left_value) -> str:
@@ -496,7 +496,7 @@ def cat_gain_latex(fg: FeatureGain, example: GainExample, positive, left_value) 
     def h_of(b):
         return rf"H\left({_p_text(b.counts[k], b.size)}\right)"
 
-    w = [explain._frac(left.size, n), explain._frac(right.size, n)]
+    w = [explain.frac(left.size, n), explain.frac(right.size, n)]
     return (r"\begin{aligned} \text{IG} &= H\left(p_1^{\text{root}}\right) - \left(w^{\text{left}}"
             r"H\left(p_1^{\text{left}}\right) + w^{\text{right}}H\left(p_1^{\text{right}}"
             r"\right)\right) \\ "
@@ -641,7 +641,7 @@ def scaling_report(model, X, y, sample_weight=None, columns=None) -> ScalingRepo
     as numeric)."""
     numeric = set(numeric_columns(model).tolist())
     cols = sorted(numeric if columns is None else numeric & {int(j) for j in columns})
-    names = model._feature_names_list()
+    names = model.feature_names_
     Xz, mean, scale = standardise(X, cols)
     model_z = type(model)(**model.get_params()).fit(Xz, y, sample_weight=sample_weight)
     tree, tree_z = model.tree_, model_z.tree_

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import KIND_NAMES, branch_labels, feature_importances
+from .. import KIND_NAMES, branch_labels, feature_importances, tree_input
 
 __all__ = ["Branch", "Decision", "LeafShare", "Prediction", "explain_prediction",
            "rule_text", "explanation", "importances_at", "importance_terms",
@@ -146,9 +146,7 @@ def _plain_value(v):
 
 def feature_names(model) -> list:
     """The model's feature names (``x0``, ``x1``... when it has none)."""
-    if hasattr(model, "feature_names_in_"):
-        return [str(n) for n in model.feature_names_in_]
-    return [f"x{i}" for i in range(model.n_features_in_)]
+    return model.feature_names_
 
 
 def _categorical(model) -> np.ndarray:
@@ -210,7 +208,7 @@ def _encoded(model, sample: dict) -> np.ndarray:
             columns[name] = pd.Series([np.nan if v is None else v], dtype=np.float64)
     frame = pd.DataFrame(columns)
     table = frame if hasattr(model, "feature_names_in_") else frame.to_numpy(dtype=object)
-    return model._validate_X_predict(table)
+    return tree_input(model, table)
 
 
 # ---------------------------------------------------------------------------
@@ -257,7 +255,7 @@ def explain_prediction(model, x, k=None) -> Prediction:
                                     bool(pending[node])))
             continue
         f = int(tree.feature[node])
-        taken = int(tree._branch(row, zero, np.array([node], dtype=np.intp))[0])
+        taken = int(tree.branch(row, zero, np.array([node], dtype=np.intp))[0])
         value = sample[names[f]]
         if value is None:
             status = "missing"

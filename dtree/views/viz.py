@@ -257,7 +257,7 @@ def drawn_dot(model, tree, *, highlight=None, label_lines=None, fontsize=TREE_FO
         max_depth = max(int(np.searchsorted(counts, max_nodes, side="right")) - 1, 1)
     dot = export_graphviz(
         tree,
-        feature_names=[short(f) for f in model._feature_names_list()],
+        feature_names=[short(f) for f in model.feature_names_],
         class_names=None if classes is None else [short(c) for c in classes],
         impurity_name=impurity_label(criterion_of(model), lang),
         categories=category_labels(model),

@@ -110,7 +110,7 @@ def _named(data: bytes, name: str):
 
 
 def _feature_names(model) -> list:
-    return [str(n) for n in model._feature_names_list()]
+    return [str(n) for n in model.feature_names_]
 
 
 def _split_columns(model, frame: pd.DataFrame):

@@ -313,7 +313,7 @@ def weka_class_of(counts) -> int:
 def dtree_tree(est, tree=None) -> dict:
     """A fitted dtree classifier's tree in ``parse_tree``'s form."""
     tree = est.tree_ if tree is None else tree
-    names = est._feature_names_list()
+    names = est.feature_names_
     classes = [str(c) for c in est.classes_]
 
     def walk(node):

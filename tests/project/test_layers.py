@@ -7,6 +7,10 @@
   ``dtree._search``, ``from .._criteria import``, ``from dtree import _tree``;
 * nothing under ``dtree/`` imports Streamlit, and the tables do not import
   the views;
+* the views, the tables, the pages and ``app.py`` reach no private
+  attribute of another object: no ``model._validate_X_predict(X)`` or
+  ``explain._frac(a, b)``, only ``self._x``/``cls._x`` (see
+  :func:`private_attributes`);
 * no module of the app (``app.py``, ``pages/``) or of ``dtree/`` imports,
   directly or through others, a module that imports it;
 * the top of ``pages/`` holds only the pages ``app.py``'s ``st.navigation``
@@ -77,7 +81,7 @@ def files(*patterns):
 
 
 ENGINE = files("dtree/*.py")
-USERS = files("dtree/views/*.py", "dtree/tables/*.py", "pages/**/*.py", "app.py")
+USERS = files("dtree/views/**/*.py", "dtree/tables/**/*.py", "pages/**/*.py", "app.py")
 TABLES = files("dtree/tables/*.py")
 UNDER_DTREE = files("dtree/**/*.py")
 
@@ -107,6 +111,107 @@ def test_the_engine_imports_no_view_no_table_and_no_streamlit(path):
 @pytest.mark.parametrize("path", USERS, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_views_tables_and_pages_use_only_the_engines_public_names(path):
     assert violations_of_user(path) == []
+
+
+#: Private attributes the app may reach, as (file name, attribute): they are
+#: not the engine's.  pages/runtime/caches.py expires closed Streamlit sessions
+#: through Streamlit's session manager (``Runtime.instance()._session_mgr``,
+#: its ``_session_storage._cache`` and ``_storage_lock``): Streamlit
+#: internals, pinned to one release and checked by tests/app/test_memory.py.
+#: Keyed by file name, not folder, so that the pages can move into packages.
+NOT_THE_ENGINES = {
+    ("caches.py", "_session_mgr"),
+    ("caches.py", "_session_storage"),
+    ("caches.py", "_cache"),
+    ("caches.py", "_storage_lock"),
+}
+#: The built-ins that read an attribute named by a string.
+BY_NAME = ("getattr", "hasattr", "setattr", "delattr")
+
+
+def is_private(name) -> bool:
+    """``_x`` but not ``__x__`` (dunders such as ``__dict__`` are Python's)."""
+    return (isinstance(name, str) and name.startswith("_")
+            and not (name.startswith("__") and name.endswith("__")))
+
+
+def private_attributes(path, source=None):
+    """(line, expression) for every private attribute a file reaches on
+    something that is not ``self`` or ``cls``: ``x._name`` (read, written or
+    called) and ``getattr(x, "_name")`` with a literal name; the entries of
+    :data:`NOT_THE_ENGINES` left out."""
+    source = path.read_text(encoding="utf-8") if source is None else source
+    hits = []
+    for node in ast.walk(ast.parse(source, filename=str(path))):
+        if isinstance(node, ast.Attribute):
+            owner, name = node.value, node.attr
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in BY_NAME and len(node.args) >= 2
+              and isinstance(node.args[1], ast.Constant)):
+            owner, name = node.args[0], node.args[1].value
+        else:
+            continue
+        if not is_private(name) or (path.name, name) in NOT_THE_ENGINES:
+            continue
+        if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
+            continue
+        hits.append((node.lineno, ast.unparse(node)))
+    return hits
+
+
+@pytest.mark.parametrize("path", USERS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_views_tables_and_pages_reach_no_private_attribute(path):
+    """The layer rule holds for attributes as well as imports: an engine
+    object's private method (``model._validate_X_predict``,
+    ``tree._branch``) is as private as a private module, and a view's
+    private helper is its own module's.  Ask for a public name instead."""
+    assert private_attributes(path) == []
+
+
+def test_the_private_attribute_exceptions_are_still_needed():
+    """Each entry of NOT_THE_ENGINES is reached somewhere (else drop it)."""
+    used = set()
+    for path in USERS:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        used |= {(path.name, n.attr) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    assert NOT_THE_ENGINES <= used
+
+
+@pytest.mark.parametrize("source", [
+    "X = model._validate_X_predict(X)\n",
+    "b = tree._branch(row, rows, nodes)\n",
+    "names = fit.model._feature_names_list()\n",
+    "j48 = est._setup['j48']\n",
+    "est._x_dtype = float\n",
+    "def f(model):\n    return model.tree_._child(0, 1)\n",
+    "latex = explain._frac(1, 2)\n",
+    "refs = getattr(model, '_candidate_refs', None)\n",
+    "manager = Runtime.instance()._session_mgr\n",  # allowed in caches.py only
+])
+def test_the_check_catches_a_private_attribute(source):
+    """The check can fail: a view or page written like this is caught."""
+    for path in (ROOT / "dtree" / "views" / "viz.py", ROOT / "pages" / "grow.py"):
+        assert private_attributes(path, source)
+
+
+@pytest.mark.parametrize("source", [
+    "self._cache = {}\n",
+    "cls._criteria = {}\n",
+    "names = model.feature_names_\n",
+    "X = tree_input(model, X)\n",
+    "d = obj.__dict__\n",
+    "d = getattr(obj, '__dict__', None)\n",
+    "from ._private_view_helper import x\n",  # an import: the checks above read those
+    "_local = 1\nprint(_local)\n",
+])
+def test_the_check_lets_public_attributes_through(source):
+    assert private_attributes(ROOT / "dtree" / "views" / "viz.py", source) == []
+
+
+def test_the_exceptions_hold_only_in_their_file():
+    source = "manager = Runtime.instance()._session_mgr\nwith manager._storage_lock:\n    pass\n"
+    assert private_attributes(ROOT / "pages" / "caches.py", source) == []
+    assert len(private_attributes(ROOT / "pages" / "grow.py", source)) == 2
 
 
 @pytest.mark.parametrize("path", UNDER_DTREE, ids=lambda p: p.relative_to(ROOT).as_posix())
