@@ -22,7 +22,8 @@ from dtree._pruning import ccp_cross_validate, ccp_holdout, pruning_sequence
 from dtree import export_graphviz
 from dtree.tables.io import DataError, read_table
 from dtree.tables.prepare import Setup, prepare
-from pages.language.terms import MESSAGES_ZH, STOP_REASONS_ZH, message_zh
+from dtree.views.narration import STOP_REASONS_ZH
+from pages.language.terms import MESSAGES_ZH, message_zh
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "app.py")

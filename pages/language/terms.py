@@ -1,42 +1,12 @@
-"""Chinese names of the app's fixed vocabulary, in the seeds' terms.
+"""The engine's messages (errors and notes) in Chinese, at the page
+boundary: :func:`message_zh`.
 
-The English names live with the code that defines them (presets in
-dtree.tables.prepare, stop reasons in dtree._problem); the engine stays in
-English, so the pages look the Chinese ones up here (falling back to the
-English name for anything new).  The names of tasks, criteria, growth orders
-and built-in datasets have their Chinese beside their English, in
-dtree.tables.choices and dtree.tables.dataset; the stop reasons' Chinese
-names are the views' (dtree.views.narration).  All are re-exported here.
-The engine's messages (errors and notes) are translated here too, at the
-page boundary: :func:`message_zh`.
+The app's fixed names (criteria, growth orders, tasks, presets) are in
+``dtree.views.vocabulary``, the built-in datasets' in
+``dtree.tables.dataset`` and the stop reasons' in ``dtree.views.narration``.
 """
 
 import re
-
-from dtree.tables.choices import CRITERIA_ZH, GROWTH_ZH, TASKS_ZH  # noqa: F401
-from dtree.tables.dataset import DATASETS_ZH  # noqa: F401
-from dtree.views import narration
-
-PRESETS_ZH = {
-    "CART": "CART：二叉划分（一个阈值，或把类别分成两组），默认用基尼系数（也可选其他准则）。"
-            "缺失值分到增益更大的一侧。",
-    "ID3": "ID3：信息增益（信息熵）。类别特征每个取值一个分支；数值特征按阈值划分。"
-           "ID3 没有处理缺失值的规则：含缺失值的样本被剔除。",
-    "C4.5": "C4.5：信息增益比 = 信息增益 ÷ 分裂信息，在信息增益不低于平均值的候选划分中选取。"
-            "类别特征每个取值一个分支；数值特征按阈值划分。含缺失值的样本按权重分到各分支。",
-    "J48": "J48：Weka 的 C4.5（第 8 版），逐个结点一致：在信息增益不低于平均值的特征中按信息增益比"
-           "选取；类别特征的每个声明取值一个分支；数值特征的阈值取训练集中的值，并带 MDL 惩罚；"
-           "至少两个分支各有不少于 2 个样本（min_objects）。含缺失值的样本按权重分到各分支。",
-}
-
-#: Why a leaf is a leaf (dtree._problem.STOP_REASONS): kept with the Grow page's
-#: words, in dtree.views.narration (its views need them), and re-exported here.
-STOP_REASONS_ZH = narration.STOP_REASONS_ZH
-
-
-def zh(table: dict, key, english: str) -> str:
-    """``table[key]``, or the English name for a key the table does not know."""
-    return table.get(key) or english
 
 
 # ---------------------------------------------------------------------------
