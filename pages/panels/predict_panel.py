@@ -90,7 +90,7 @@ def _explain(fit, sample, step):
     try:
         return explain_prediction(fit.model, sample, k=step), None
     except (ValueError, TypeError) as exc:
-        return None, str(exc)
+        return None, exc.with_traceback(None)  # (its code words it in Chinese)
 
 
 def path_for_step(fit, step, key_prefix="pred"):
