@@ -44,7 +44,8 @@ from ._problem import FEATURE_THRESHOLD
 from ._pruning import (PruneResult, PruneStep, PruningPath, PruningSequence, ccp_cross_validate,
                        ccp_holdout, ccp_prune, cost_complexity_table, distinct_subtrees,
                        pessimistic_prune, pruning_path, pruning_sequence, reduced_error_prune)
-from ._errors import PROBLEMS, TREE_FILE_MESSAGES, TreeFileError, problem_text
+from ._errors import (MESSAGES, PROBLEMS, TREE_FILE_MESSAGES, CodedError, Note, TreeFileError,
+                      problem_text)
 from ._sklearn import NEEDS_DATA, from_sklearn
 from ._sklearn_check import SkopsLimits
 from ._skops import load_sklearn
@@ -62,6 +63,9 @@ __all__ = [
     "from_sklearn",
     "load_sklearn",
     "SkopsLimits",
+    "CodedError",
+    "Note",
+    "MESSAGES",
     "TreeFileError",
     "TREE_FILE_MESSAGES",
     "PROBLEMS",

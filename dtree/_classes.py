@@ -10,6 +10,7 @@ from . import _builders, _dask, _encode, _hist, _j48, _median, _problem
 from ._base import (BaseEstimator, _not_fitted_error, as_float32_matrix, as_sample_weight,
                     as_table, as_target, check_n_features, check_shape, unique_inverse)
 from ._criteria import CLASSIFICATION, REGRESSION, make_criterion
+from ._errors import CodedError
 from ._steps import Steps, candidate_frame, split_children
 from ._tree import NUMERIC, TREE_UNDEFINED, Tree, preorder
 
@@ -185,38 +186,25 @@ class BaseDecisionTree(BaseEstimator):
                 raise _param_error(self, "min_objects", "a number > 0")
             self._declared_classes = declared
         if n_samples < 2:
-            raise ValueError(
-                f"Cannot grow a tree from 1 sample (n_samples = {n_samples}); "
-                "at least 2 samples are needed.")
+            raise CodedError("one_sample", n_samples=n_samples)
         y = self._encode_target(y)
         w = as_sample_weight(sample_weight, n_samples)
         has_weights = sample_weight is not None
         w, has_weights = self._apply_class_weight(y, w, has_weights)
         weight_sum = float(w.sum())
         if not weight_sum > 0:
-            raise ValueError("The sample weights sum to zero: nothing to learn from.")
+            raise CodedError("zero_weight")
         params = self._resolve_params(n_samples, n_features, weight_sum, has_weights)
         setup = self._setup
         if setup["missing"] == "error" and np.isnan(Xf).any():
             col = int(np.flatnonzero(np.isnan(Xf).any(axis=0))[0])
-            if self.algorithm == "id3":
-                advice = ("ID3 has no rule for them. Use algorithm='c4.5' (fractional "
-                          "weights) or 'cart' (missing values go to the better side)")
-            elif self._is_classifier:
-                advice = ("missing='error' refuses them. Use missing='cart' (they go to "
-                          "the better side) or missing='c4.5' (fractional weights)")
-            else:
-                advice = ("missing='error' refuses them. Use missing='cart' (they go to "
-                          "the better side)")
-            raise ValueError(f"Feature {str(names[col])!r} has missing values, and "
-                             f"{advice}, or fill them in first.")
+            code = ("missing_id3" if self.algorithm == "id3" else "missing_refused"
+                    if self._is_classifier else "missing_refused_regression")
+            raise CodedError(code, name=str(names[col]))
         if self.criterion == "absolute_error" and np.isnan(Xf).any():
-            raise ValueError("criterion='absolute_error' does not support missing values; "
-                             "fill them in or choose another criterion.")
+            raise CodedError("absolute_error_missing")
         if setup["multiway"] and setup["missing"] == "cart" and np.isnan(Xf[:, is_cat]).any():
-            raise ValueError(
-                "Multiway splits of a categorical feature with missing values need "
-                "missing='c4.5'.")
+            raise CodedError("multiway_missing")
         if self.splitter == "hist":
             self._check_hist(setup)
         self._fitted_setup(n_features, feature_names, is_cat, categories, params, setup)
@@ -320,8 +308,7 @@ class BaseDecisionTree(BaseEstimator):
         elif setup["criterion"] == "absolute_error":
             why = "criterion='absolute_error' cannot be computed from bin sums"
         if why:
-            raise ValueError(f"splitter='hist' cannot be used here: {why}. "
-                             "Use splitter='best'.")
+            raise CodedError("hist_refused", why=why)
 
     def _encode_X(self, X, is_cat, categories):
         dtype = getattr(self, "_x_dtype", np.float32)
@@ -856,7 +843,7 @@ default=None
     def _encode_target(self, y):
         if y.dtype.kind == "f":
             if not np.all(np.isfinite(y)):
-                raise ValueError("Input y contains NaN or infinity.")
+                raise CodedError("y_not_finite")
             if np.any(y != np.round(y)):
                 raise ValueError(
                     "Unknown label type: continuous. A classifier needs discrete class "
@@ -1164,22 +1151,16 @@ default=None
         except (TypeError, ValueError):
             raise ValueError("y must be numeric for a regression tree.") from None
         if not np.all(np.isfinite(y)):
-            raise ValueError("Input y contains NaN or infinity.")
+            raise CodedError("y_not_finite")
         with np.errstate(over="ignore"):
             too_large = not np.isfinite(np.sum(y * y)) or np.abs(y).max() > 1e150
         if too_large:
-            raise ValueError(
-                "The target values are too large: sums of y**2 overflow double precision "
-                f"(largest |y| = {np.abs(y).max():.3g}). Rescale y, for example to "
-                "thousands or millions.")
+            raise CodedError("y_too_large", largest=np.abs(y).max())
         if self.criterion == "poisson":
             if np.any(y < 0):
-                raise ValueError(
-                    "Some value(s) of y are negative which is not allowed for Poisson "
-                    "regression.")
+                raise CodedError("poisson_negative")
             if np.sum(y) <= 0:
-                raise ValueError(
-                    "Sum of y is not positive which is necessary for Poisson regression.")
+                raise CodedError("poisson_sum")
         return y
 
     def _apply_class_weight(self, y, w, has_weights):

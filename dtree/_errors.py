@@ -1,14 +1,142 @@
-"""Errors that carry a code and their values, so that any front end can word them.
+"""Errors and notes that carry a code and their values, so that any front end
+can word them.
+
+:class:`CodedError` (a ``ValueError``) and :class:`Note` (a ``str``) are the
+messages of the estimators' checks, of reading and preparing a table
+(``dtree.tables``) and of the app's opening of a tree's data file: their
+``code`` names the rule and ``values`` hold the names and numbers the
+message uses; :data:`MESSAGES` is the English wording of each code, and the
+message's text is that wording, filled in.
 
 :class:`TreeFileError` is what opening a scikit-learn tree raises when the
 tree (a ``.skops`` file, or an estimator passed to ``from_sklearn``) cannot
-be opened.  Its ``code`` names the rule that failed and ``values`` hold the
-numbers and names the message uses; ``TREE_FILE_MESSAGES`` is the English
-wording of each code.  The app words the same codes in Chinese
-(``dtree.views.datatext``) instead of matching the English text.
+be opened; ``TREE_FILE_MESSAGES`` is the English wording of its codes.
+
+The app words the same codes in Chinese (``dtree.views.messages`` and
+``dtree.views.datatext``) instead of matching the English text.
 """
 
-__all__ = ["TreeFileError", "TREE_FILE_MESSAGES", "PROBLEMS", "problem_text"]
+__all__ = ["CodedError", "Note", "MESSAGES", "TreeFileError", "TREE_FILE_MESSAGES",
+           "PROBLEMS", "problem_text"]
+
+#: The English message of each code of a :class:`CodedError` or a
+#: :class:`Note`; the fields are its ``values``.
+MESSAGES = {
+    # -- the estimators (fit, pruning) --
+    "one_sample": ("Cannot grow a tree from 1 sample (n_samples = {n_samples}); at least 2 "
+                   "samples are needed."),
+    "zero_weight": "The sample weights sum to zero: nothing to learn from.",
+    "missing_id3": ("Feature {name!r} has missing values, and ID3 has no rule for them. Use "
+                    "algorithm='c4.5' (fractional weights) or 'cart' (missing values go to "
+                    "the better side), or fill them in first."),
+    "missing_refused": ("Feature {name!r} has missing values, and missing='error' refuses "
+                        "them. Use missing='cart' (they go to the better side) or "
+                        "missing='c4.5' (fractional weights), or fill them in first."),
+    "missing_refused_regression": ("Feature {name!r} has missing values, and missing='error' "
+                                   "refuses them. Use missing='cart' (they go to the better "
+                                   "side), or fill them in first."),
+    "absolute_error_missing": ("criterion='absolute_error' does not support missing values; "
+                               "fill them in or choose another criterion."),
+    "multiway_missing": ("Multiway splits of a categorical feature with missing values need "
+                         "missing='c4.5'."),
+    "hist_refused": "splitter='hist' cannot be used here: {why}. Use splitter='best'.",
+    "y_not_finite": "Input y contains NaN or infinity.",
+    "y_too_large": ("The target values are too large: sums of y**2 overflow double precision "
+                    "(largest |y| = {largest:.3g}). Rescale y, for example to thousands or "
+                    "millions."),
+    "poisson_negative": ("Some value(s) of y are negative which is not allowed for Poisson "
+                         "regression."),
+    "poisson_sum": "Sum of y is not positive which is necessary for Poisson regression.",
+    "bad_cv": "cv must be an int in [2, n_samples={n_samples}]; got {cv!r}.",
+    "pep_regressor": ("Pessimistic error pruning counts misclassified samples; it needs a "
+                      "classifier, not a regressor."),
+    # -- a sample to predict (dtree.views.prediction) --
+    "sample_not_numeric": "Feature {name!r} is numeric; got {value!r}.",
+    "sample_infinite": "Feature {name!r}: infinity is not a value a tree can route.",
+    # -- reading a table (dtree.tables.io): errors --
+    "empty_file": "The file is empty (0 bytes).",
+    "blank_file": "The file contains only blank space: there is no table in it.",
+    "not_a_table": ("This file is {what}, not a table. Upload a CSV, TSV, Excel (.xlsx) or "
+                    "Parquet file."),
+    "old_excel": ("This is an old binary Excel (.xls) or Office file, which dtree does not "
+                  "read. In Excel, save it as .xlsx or CSV."),
+    "fake_excel": ("This file is named like an Excel workbook but is not one (an .xlsx file "
+                   "is a zip archive). Re-save it from Excel."),
+    "fake_parquet": "This file is named .parquet but is not a Parquet file.",
+    "no_columns": "No columns were found in the file.",
+    "no_rows": "The file has a header but no data rows.",
+    "broken_zip": "The file starts like a zip archive but is damaged.",
+    "zip_not_excel": ("This is a zip archive, not a table. Unzip it and upload the CSV or "
+                      "Excel file inside."),
+    "workbook_too_big": ("This workbook unpacks to {mb:.0f} MB, more than the {max_mb:.0f} MB "
+                         "dtree accepts."),
+    "needs_openpyxl": "Reading Excel files needs the openpyxl package (pip install openpyxl).",
+    "excel_unreadable": "The Excel file could not be read ({exc}).",
+    "no_sheets": "The workbook has no sheets.",
+    "empty_sheet": "The first sheet of the workbook is empty.",
+    "parquet_unreadable": "The Parquet file could not be read ({exc}).",
+    "binary_file": ("This file does not look like text: it contains binary data. Upload a "
+                    "CSV, TSV, Excel (.xlsx) or Parquet file."),
+    "no_header": "The file has no header row.",
+    "bad_header": "The header row could not be read: {detail}.",
+    "unparsable": "The file could not be parsed as a table: {detail}",
+    # -- reading a table: notes --
+    "read_as_excel": "The file is an Excel workbook (whatever its name says) and was read as one.",
+    "first_sheet": "The workbook has {n} sheets; the first, “{name}”, was read.",
+    "read_as_text": "Read as text in {encoding}, columns separated by {delimiter}s.",
+    "ragged_rows": ("{rows} row(s) had more fields than the header's {fields} and were left "
+                    "out."),
+    "decimal_commas": "{n} column(s) written with decimal commas (12,5) were read as numbers.",
+    "unnamed_columns": "{n} column(s) had no name and were called “column N”.",
+    "long_names": ("{n} column name(s) were longer than {max} characters and were "
+                   "shortened."),
+    "repeated_names": "Repeated column names were numbered: {names}.",
+    # -- preparing a table (dtree.tables.prepare): errors --
+    "id3_too_few_complete": ("ID3 has no rule for missing values, and fewer than 2 training "
+                             "rows have none. Choose C4.5 or CART, which handle them."),
+    "no_target": "Choose a target column.",
+    "no_features": "Choose at least one feature column (a column other than the target).",
+    "empty_target": "The target column “{name}” has no values: every entry is missing.",
+    "no_usable_feature": "None of the chosen features has any usable value.",
+    "too_few_rows": ("Only {n} usable row(s) remain after leaving out missing targets; a tree "
+                     "needs at least 2."),
+    "too_many_classes": ("The target “{name}” has {n} different values, too many classes to "
+                         "show (at most {max}). It looks like an identifier or a measurement: "
+                         "choose another target, or treat it as regression if it is numeric."),
+    "no_training_rows": "Too few rows for a training set: lower the test fraction.",
+    "text_target": ("The target “{name}” has text values, so it cannot be predicted by a "
+                    "regression tree. Choose classification."),
+    "too_many_categories": ("“{name}” has {n:,} categories, more than {max:,}: it looks like "
+                            "an identifier. Leave it out, or treat it as numeric."),
+    # -- preparing a table: notes --
+    "id3_left_out": ("ID3 has no rule for missing values: {n} row(s) with one were left out "
+                     "(C4.5 and CART use them)."),
+    "missing_target": "{rows} row(s) with a missing target were left out.",
+    "missing_features": ("{n} row(s) have a missing value in a chosen feature. CART sends them "
+                         "down the side that gives the larger gain, C4.5 and J48 split them "
+                         "across the branches by weight, ID3 leaves them out."),
+    "single_class": "The target has a single class: the tree is one leaf.",
+    "text_as_missing": "“{name}”: {n} {entries} that are not numbers were read as missing.",
+    "no_numbers": ("Left out, since they hold no numbers (mark them categorical to use them): "
+                   "{names}."),
+    "infinite_values": "“{name}”: {n} infinite value(s) were read as missing.",
+    "many_categories": ("“{name}” has {n} categories: ID3 and C4.5 give each its own branch, "
+                        "so a split on it is very wide."),
+    "mixed_column": ("“{name}” mixes numbers and text (e.g. “{example}”); it is treated as "
+                     "categorical. Take it out of the categorical features to read the text "
+                     "entries as missing."),
+    # -- a tree's data file, opened with it in the app (pages.state.imported) --
+    "data_no_column": "The data file has no column named {names}: the tree's features are {features}.",
+    "data_unnamed": ("The tree was fitted on {n} unnamed features: the data file needs {n} "
+                     "feature columns (first, in order) and a target column."),
+    "data_no_target": "The data file has no target column (a column besides the tree's features).",
+    "data_not_numeric": ("The feature column(s) {names} are not numeric; a scikit-learn tree "
+                         "reads numbers only."),
+    "data_unknown_classes": ("The target column {name} holds values that are not among the "
+                             "tree's classes."),
+    "data_target_not_numeric": ("The target column {name} is not numeric, but the tree is a "
+                                "regressor."),
+}
 
 #: The English message of each code; ``{where}`` is the file (or estimator) and
 #: the other fields are the error's ``values``.
@@ -108,7 +236,58 @@ PROBLEMS = {
 }
 
 
-class TreeFileError(ValueError):
+def _remake(cls, args, state):
+    """An error or note as it was pickled (its text, code and values)."""
+    made = str.__new__(cls, *args) if issubclass(cls, str) else Exception.__new__(cls)
+    if not issubclass(cls, str):
+        made.args = args
+    made.__dict__.update(state)
+    return made
+
+
+class CodedError(ValueError):
+    """An error worded from a code: ``MESSAGES[code]`` filled with ``values``.
+
+    Parameters
+    ----------
+    code : str
+        The rule that failed: a key of ``MESSAGES``.
+    **values
+        The names and numbers the message uses.
+
+    Attributes
+    ----------
+    code, values : as given.
+    """
+
+    messages = MESSAGES
+
+    def __init__(self, code, **values):
+        self.code = code
+        self.values = values
+        super().__init__(self.messages[code].format(**values))
+
+    def __reduce__(self):
+        return (_remake, (type(self), self.args, dict(self.__dict__)))
+
+
+class Note(str):
+    """A note for the reader (a ``str``: its English text), worded from a
+    code like a :class:`CodedError`, with its ``code`` and ``values``."""
+
+    code: str
+    values: dict
+
+    def __new__(cls, code, **values):
+        note = super().__new__(cls, MESSAGES[code].format(**values))
+        note.code, note.values = code, values
+        return note
+
+    def __reduce__(self):
+        return (_remake, (type(self), (str(self),), dict(self.__dict__)))
+
+
+class TreeFileError(CodedError):
     """A scikit-learn tree, or a ``.skops`` file, that dtree does not open.
 
     Parameters
@@ -125,11 +304,13 @@ class TreeFileError(ValueError):
     code, where, values : as given.
     """
 
+    messages = TREE_FILE_MESSAGES
+
     def __init__(self, code, where, **values):
         self.code = code
         self.where = where
         self.values = values
-        super().__init__(TREE_FILE_MESSAGES[code].format(
+        ValueError.__init__(self, TREE_FILE_MESSAGES[code].format(
             where=where, **values, **problem_text(values, PROBLEMS)))
 
 

@@ -37,6 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._errors import CodedError
 from ._tree import _NODE_ARRAYS, Tree, preorder
 
 __all__ = [
@@ -696,7 +697,7 @@ def ccp_cross_validate(estimator, X, y, *, cv=5, sample_weight=None, random_stat
     n = X.shape[0]
     y, w = _target_and_weights(y, sample_weight, n)
     if not (isinstance(cv, (int, np.integer)) and 2 <= cv <= n):
-        raise ValueError(f"cv must be an int in [2, n_samples={n}]; got {cv!r}.")
+        raise CodedError("bad_cv", n_samples=n, cv=cv)
     fit_w = lambda rows: None if sample_weight is None else w[rows]
 
     if fitted:
@@ -948,8 +949,7 @@ def pessimistic_prune(model, *, tree=None):
     """
     if hasattr(model, "tree_"):
         if not hasattr(model, "classes_"):
-            raise ValueError("Pessimistic error pruning counts misclassified samples; it "
-                             "needs a classifier, not a regressor.")
+            raise CodedError("pep_regressor")
         tree = model.tree_ if tree is None else tree
     else:
         tree = model

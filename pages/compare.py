@@ -5,6 +5,7 @@ the numbers in dtree.views.compare; this page reads the widgets and draws."""
 
 import streamlit as st
 
+from dtree.views.vocabulary import text
 from dtree.views import compare
 from dtree.views import comparetext as words
 from dtree.tables.io import BUILTIN
@@ -101,7 +102,7 @@ if n_configs > 2 and not present:
     per_row = int(top.segmented_control(
         tr("Trees per row", "每行的树"), list(range(2, n_configs + 1)), default=2,
         key="cmp_row", bind="query-params", required=True,
-        help=words.text("per_row_help", lang())) or n_configs)
+        help=text(words.TEXTS, "per_row_help", lang())) or n_configs)
 heads = [knobs] * n_configs if present else st.columns(n_configs, gap="medium")
 configs = []  # (column, label, profile or None, key)
 for i, col in enumerate(heads):

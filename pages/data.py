@@ -2,8 +2,10 @@
 
 import streamlit as st
 
+from dtree.views.vocabulary import text
 from dtree.views import datatext as words, viz
-from dtree.tables.choices import feature_choice, task_name
+from dtree.tables.choices import feature_choice
+from dtree.views.vocabulary import task_name
 from dtree.tables.dataset import builtin_label, class_counts
 from dtree.tables.io import BUILTIN, DroppedRows
 from dtree.tables.prepare import MAX_CLASSES
@@ -48,7 +50,7 @@ def show_imported(opened):
         st.success(words.training_data(md(opened.data_title), len(opened.fit.prep.y_train),
                                        md(opened.target), lang()), icon=":material/check:")
     else:
-        st.info(words.text("no_training_data", lang()), icon=":material/info:")
+        st.info(text(words.TEXTS, "no_training_data", lang()), icon=":material/info:")
     st.page_link("pages/grow.py", label=tr("Watch it grow", "观看它的生长过程"),
                  icon=":material/arrow_forward:")
 
@@ -96,7 +98,7 @@ if source == "scikit-learn tree":
     st.file_uploader(tr("Its training data (optional): CSV, TSV, Excel or Parquet",
                         "它的训练数据（可选）：CSV、TSV、Excel 或 Parquet 文件"),
                      type=UPLOAD_TYPES, key="skops_data", on_change=read_skops)
-    st.caption(words.text("skops_help", lang()))
+    st.caption(text(words.TEXTS, "skops_help", lang()))
 elif source == "Upload a file":
     st.file_uploader(tr("CSV, TSV, Excel (.xlsx) or Parquet", "CSV、TSV、Excel（.xlsx）或 "
                         "Parquet 文件"), type=UPLOAD_TYPES, key="upload", on_change=read_upload)

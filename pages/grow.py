@@ -5,6 +5,7 @@ from functools import partial
 
 import streamlit as st
 
+from dtree.views.vocabulary import text
 from dtree.views import narration, viz
 from dtree.views.links import md
 from pages.panels.sidebar import hist_notice, sidebar_controls
@@ -55,7 +56,7 @@ if opened is not None:
     fit, error = opened.fit, None
     preset = f"scikit-learn {opened.kind}"
     if not presenting():  # (presenter mode has no sidebar; the title says scikit-learn)
-        st.info(narration.text("imported", lang()), icon=":material/info:")
+        st.info(text(narration.TEXTS, "imported", lang()), icon=":material/info:")
 else:
     fit, error = fitted(table, setup, prep, preset, criterion, params)
 if error:
@@ -137,7 +138,7 @@ def stepper():
         narrate(step)
         colour_legend()
     if info.get("path"):
-        st.caption(narration.text("path", lang()))
+        st.caption(text(narration.TEXTS, "path", lang()))
     if info["depth_cut"] is not None:
         st.warning(narration.depth_cut_warning(tree.node_count, info["depth_cut"], lang()))
 

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from dtree.views.vocabulary import text
 from dtree.views import learn
 from dtree.views import learntext as words
 from dtree.views.links import md
@@ -33,7 +34,7 @@ part = url_choice(tr("Topic", "主题"), list(words.PARTS), key="learn_part", de
 
 def say(name):
     """One of the page's fixed texts, in the interface language."""
-    return words.text(name, lang())
+    return text(words.TEXTS, name, lang())
 
 
 # ---------------------------------------------------------------------------
@@ -76,7 +77,7 @@ def calculator():
                         key="learn_curve_chart", config={"displayModeBar": False})
     st.subheader(tr("The formulas with your numbers", "代入数字的公式"))
     for crit in learn.CRITERIA:
-        st.markdown(f"**{words.criterion_name(crit, lang())}**")
+        st.markdown(f"**{words.metric_label(crit, lang())}**")
         st.latex(learn.definition_latex(crit))
         if probs is None:
             st.latex(learn.impurity_latex(crit, counts=counts))

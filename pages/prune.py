@@ -17,6 +17,7 @@ from dtree.views.prunetext import VIEWS, g_of
 from dtree import ccp_holdout, ccp_prune
 from dtree.views.viz import MAX_DRAWN_NODES, NEXT_SPLIT
 from dtree.views.links import md
+from dtree.views.narration import stop_reason
 from pages.panels.prune_ebp import ebp_view
 from pages.panels.prune_panels import Pruning, draw, rep_pep_view, say, show_table, steps_view
 from pages.state.current_tree import current_fit
@@ -25,7 +26,6 @@ from pages.state.tables_state import current_setup, current_table
 from pages.panels.stepping import step_buttons
 from pages.state import imported
 from pages.runtime.prefetch import cv_key, cv_work, sequence
-from pages.language.terms import STOP_REASONS_ZH, zh
 
 state = st.session_state
 require_frame()
@@ -66,8 +66,7 @@ about_box.markdown(words.about_tree(table_in_use.title, model.criterion, tree0,
 about_box.caption(say("about"))
 if len(seq) == 0:
     reason = model.tree_.stop_reason[0] or "no split"
-    shown = zh(STOP_REASONS_ZH, reason, reason) if lang() == "zh" else reason
-    st.info(words.single_leaf(md(shown), lang()), icon=":material/info:")
+    st.info(words.single_leaf(md(stop_reason(reason, lang())), lang()), icon=":material/info:")
     st.stop()
 
 view_names = {v: words.view_name(v, lang()) for v in VIEWS}  # in this run's language

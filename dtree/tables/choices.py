@@ -8,8 +8,6 @@ the rules between the choices, and their names in English or Chinese.
   a mapping of settings (the session's), a stale one replaced;
 * :func:`feature_choice`: the features the Data page offers, and the
   identifiers its "all other columns" leaves out;
-* the names of tasks, criteria and growth orders (``lang="en"``/``"zh"``),
-  kept beside the English names they translate.
 
 No Streamlit: ``pages/state/parameters.py`` passes the session state in.
 """
@@ -18,35 +16,17 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .prepare import CLASSIFICATION_CRITERIA, REGRESSION_CRITERIA, criteria_for
+from .prepare import criteria_for
 
-GROWTH = {"depth_first": "depth-first", "best_first": "best-first",
-          "breadth_first": "breadth-first"}
+#: The growth orders (their names: ``dtree.views.vocabulary``).
+GROWTH = ("depth_first", "best_first", "breadth_first")
 DEFAULTS = {"splitter": "best", "growth": "depth_first", "max_depth": 5,
             "min_samples_split": 2, "min_samples_leaf": 1, "max_leaf_nodes": None,
             "min_impurity_decrease": 0.0, "random_state": 0}
-#: Criterion -> its English name.
-NAMES = {**CLASSIFICATION_CRITERIA, **REGRESSION_CRITERIA}
 #: Tables with more rows than this start on the histogram splitter.
 HIST_ROWS = 200_000
 #: At most this many features are chosen when the user starts choosing them.
 FIRST_FEATURES = 20
-
-CRITERIA_ZH = {
-    "gini": "基尼系数（Gini 指数）",
-    "entropy": "信息熵（信息增益）",
-    "gain_ratio": "信息增益比（C4.5）",
-    "misclassification": "误分类率",
-    "taylor2": "熵的二阶泰勒近似",
-    "squared_error": "均方误差（方差）",
-    "absolute_error": "平均绝对误差（中位数）",
-    "friedman_mse": "Friedman 均方误差",
-    "poisson": "泊松偏差",
-}
-GROWTH_ZH = {"depth_first": "深度优先", "best_first": "最优优先",
-             "breadth_first": "广度优先"}
-TASKS_ZH = {"classification": "分类", "regression": "回归"}
-
 
 def default_splitter(n_rows: int) -> str:
     """The splitter a table of ``n_rows`` rows starts on."""
@@ -103,20 +83,3 @@ def feature_choice(columns, target, identifiers) -> FeatureChoice:
     n_all = len(others) - len(skipped) if len(skipped) < len(others) else len(others)
     first = [c for c in others if c not in skipped][:FIRST_FEATURES] or others[:FIRST_FEATURES]
     return FeatureChoice(others, skipped, n_all, first)
-
-
-def criterion_name(criterion: str, lang: str = "en") -> str:
-    """A criterion's name in ``lang`` (its key for one this module does not know)."""
-    english = NAMES.get(criterion, criterion)
-    return (CRITERIA_ZH.get(criterion) or english) if lang == "zh" else english
-
-
-def growth_name(growth: str, lang: str = "en") -> str:
-    """A growth order's name in ``lang``."""
-    english = GROWTH.get(growth, growth)
-    return (GROWTH_ZH.get(growth) or english) if lang == "zh" else english
-
-
-def task_name(task: str, lang: str = "en") -> str:
-    """"classification"/"regression" in ``lang``."""
-    return TASKS_ZH.get(task, task) if lang == "zh" else task

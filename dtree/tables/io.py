@@ -35,6 +35,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .. import CodedError, Note
+
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
 MAX_NAME_LENGTH = 80
@@ -48,11 +50,12 @@ _SNIFF_CHARS = 64 * 1024
 csv.field_size_limit(max(csv.field_size_limit(), 1 << 28))
 
 
-class DataError(ValueError):
-    """A problem with the user's data, worded for the page."""
+class DataError(CodedError):
+    """A problem with the user's data, worded for the page: a code of
+    ``dtree.MESSAGES`` and its values."""
 
 
-class DroppedRows(str):
+class DroppedRows(Note):
     """A note (a str, like the others) that says rows were left out:
     ``rows`` of them, for the reason ``why`` ("ragged": more fields than the
     header; "no target": a missing target value).  The page shows it as a
@@ -61,13 +64,10 @@ class DroppedRows(str):
     rows: int
     why: str
 
-    def __new__(cls, text: str, rows: int, why: str):
-        note = super().__new__(cls, text)
-        note.rows, note.why = int(rows), str(why)
+    def __new__(cls, code: str, why: str, **values):
+        note = super().__new__(cls, code, **values)
+        note.rows, note.why = int(values["rows"]), str(why)
         return note
-
-    def __reduce__(self):
-        return (DroppedRows, (str(self), self.rows, self.why))
 
 
 # ---------------------------------------------------------------------------
@@ -176,38 +176,34 @@ _PARQUET = b"PAR1"
 def read_table(data: bytes, filename: str = "upload.csv") -> Table:
     """Parse an uploaded file.  Raises :class:`DataError` on any problem."""
     if not data:
-        raise DataError("The file is empty (0 bytes).")
+        raise DataError("empty_file")
     # (a file whose start is not blank is not: no stripped copy of all of it)
     if not data[:4096].strip() and not data.strip():
-        raise DataError("The file contains only blank space: there is no table in it.")
+        raise DataError("blank_file")
     suffix = Path(str(filename)).suffix.lower()
     for magic, what in _NOT_TABLES:
         if data.startswith(magic):
-            raise DataError(f"This file is {what}, not a table. Upload a CSV, TSV, "
-                            "Excel (.xlsx) or Parquet file.")
+            raise DataError("not_a_table", what=what)
     if data.startswith(_OLE):
-        raise DataError("This is an old binary Excel (.xls) or Office file, which dtree "
-                        "does not read. In Excel, save it as .xlsx or CSV.")
+        raise DataError("old_excel")
     if data.startswith(_ZIP):
         table = _read_excel(data)
         if suffix not in (".xlsx", ".xlsm"):
-            table.notes.insert(0, "The file is an Excel workbook (whatever its name says) "
-                                  "and was read as one.")
+            table.notes.insert(0, Note("read_as_excel"))
     elif data.startswith(_PARQUET):
         table = _read_parquet(data)
     elif suffix in (".xlsx", ".xlsm", ".xls"):
-        raise DataError("This file is named like an Excel workbook but is not one "
-                        "(an .xlsx file is a zip archive). Re-save it from Excel.")
+        raise DataError("fake_excel")
     elif suffix == ".parquet":
-        raise DataError("This file is named .parquet but is not a Parquet file.")
+        raise DataError("fake_parquet")
     else:
         table = _read_text(data, prefer_tab=suffix in (".tsv", ".tab"))
     table.frame, name_notes = _clean_columns(table.frame)
     table.notes.extend(name_notes)
     if table.frame.shape[1] == 0:
-        raise DataError("No columns were found in the file.")
+        raise DataError("no_columns")
     if len(table.frame) == 0:
-        raise DataError("The file has a header but no data rows.")
+        raise DataError("no_rows")
     return table
 
 
@@ -217,31 +213,28 @@ def _read_excel(data: bytes) -> Table:
         names = archive.namelist()
         unpacked = sum(info.file_size for info in archive.infolist())
     except zipfile.BadZipFile:
-        raise DataError("The file starts like a zip archive but is damaged.") from None
+        raise DataError("broken_zip") from None
     if "xl/workbook.xml" not in names:
-        raise DataError("This is a zip archive, not a table. Unzip it and upload the "
-                        "CSV or Excel file inside.")
+        raise DataError("zip_not_excel")
     if unpacked > MAX_UNPACKED_BYTES:
-        raise DataError(f"This workbook unpacks to {unpacked / 2**20:.0f} MB, more than "
-                        f"the {MAX_UNPACKED_BYTES / 2**20:.0f} MB dtree accepts.")
+        raise DataError("workbook_too_big", mb=unpacked / 2**20,
+                        max_mb=MAX_UNPACKED_BYTES / 2**20)
     try:
         sheets = pd.read_excel(io.BytesIO(data), sheet_name=None, header=None,
                                engine="openpyxl")
     except ImportError:
-        raise DataError("Reading Excel files needs the openpyxl package "
-                        "(pip install openpyxl).") from None
+        raise DataError("needs_openpyxl") from None
     except Exception as exc:  # openpyxl raises many kinds on broken files
-        raise DataError(f"The Excel file could not be read ({type(exc).__name__}).") from None
+        raise DataError("excel_unreadable", exc=type(exc).__name__) from None
     if not sheets:
-        raise DataError("The workbook has no sheets.")
+        raise DataError("no_sheets")
     name, frame = next(iter(sheets.items()))
     notes = []
     if len(sheets) > 1:
-        notes.append(f"The workbook has {len(sheets)} sheets; the first, "
-                     f"“{name}”, was read.")
+        notes.append(Note("first_sheet", n=len(sheets), name=name))
     frame = frame.dropna(how="all").dropna(axis=1, how="all")
     if frame.empty:
-        raise DataError("The first sheet of the workbook is empty.")
+        raise DataError("empty_sheet")
     # the first row is the header; read it ourselves so that pandas neither
     # renames repeated names nor invents "Unnamed" ones (_clean_columns reports)
     header = [None if pd.isna(v) else v for v in frame.iloc[0]]
@@ -254,7 +247,7 @@ def _read_parquet(data: bytes) -> Table:
     try:
         frame = pd.read_parquet(io.BytesIO(data))
     except Exception as exc:
-        raise DataError(f"The Parquet file could not be read ({type(exc).__name__}).") from None
+        raise DataError("parquet_unreadable", exc=type(exc).__name__) from None
     frame = frame.reset_index(drop=frame.index.name is None)
     return Table(frame, [], format="parquet")
 
@@ -374,8 +367,7 @@ def _read_text(data: bytes, prefer_tab: bool) -> Table:
         return data.decode("ascii") if text is None else text
 
     if _is_binary(start):
-        raise DataError("This file does not look like text: it contains binary data. "
-                        "Upload a CSV, TSV, Excel (.xlsx) or Parquet file.")
+        raise DataError("binary_file")
     delim = sniff_delimiter(start, prefer_tab)
     # the header from the first 64 KB (all of the text when no line ends there)
     head = start[:1 << 16]
@@ -383,12 +375,11 @@ def _read_text(data: bytes, prefer_tab: bool) -> Table:
         header = next(csv.reader(io.StringIO(head if "\n" in head else whole_text()),
                                  delimiter=delim))
     except StopIteration:
-        raise DataError("The file has no header row.") from None
+        raise DataError("no_header") from None
     except csv.Error as exc:
-        raise DataError(f"The header row could not be read: {exc}.") from None
+        raise DataError("bad_header", detail=str(exc)) from None
     names = [str(n) for n in header]
-    notes = [f"Read as text in {encoding}, columns separated by "
-             f"{_DELIMITER_NAMES[delim]}s."]
+    notes = [Note("read_as_text", encoding=encoding, delimiter=_DELIMITER_NAMES[delim])]
     options = dict(sep=delim, header=0, names=_unique(names)[0], index_col=False,
                    skip_blank_lines=True)
     # UTF-8 bytes go to the C parser as they are (no second copy of the text)
@@ -409,18 +400,16 @@ def _read_text(data: bytes, prefer_tab: bool) -> Table:
             frame = pd.read_csv(io.StringIO(whole_text()), engine="python", on_bad_lines=skip,
                                 **options)
         except (pd.errors.ParserError, csv.Error, ValueError) as exc:
-            raise DataError(f"The file could not be parsed as a table: {exc}") from None
-        notes.append(DroppedRows(f"{len(bad)} row(s) had more fields than the header's "
-                                 f"{len(names)} and were left out.", len(bad), "ragged"))
+            raise DataError("unparsable", detail=str(exc)) from None
+        notes.append(DroppedRows("ragged_rows", "ragged", rows=len(bad), fields=len(names)))
     except (pd.errors.EmptyDataError, UnicodeError, ValueError) as exc:
-        raise DataError(f"The file could not be parsed as a table: {exc}") from None
+        raise DataError("unparsable", detail=str(exc)) from None
     # the header gave the names; _clean_columns reports the changes made to them
     frame.columns = names
     if delim != ",":
         frame, converted = _decimal_commas(frame)
         if converted:
-            notes.append(f"{converted} column(s) written with decimal commas (12,5) were "
-                         "read as numbers.")
+            notes.append(Note("decimal_commas", n=converted))
     return Table(frame, notes, format="csv", encoding=encoding, delimiter=delim)
 
 
@@ -472,13 +461,12 @@ def _unique(names):
         else:
             seen[name] = 1
     if empty:
-        notes.append(f"{len(empty)} column(s) had no name and were called “column N”.")
+        notes.append(Note("unnamed_columns", n=len(empty)))
     if long:
-        notes.append(f"{len(long)} column name(s) were longer than {MAX_NAME_LENGTH} "
-                     "characters and were shortened.")
+        notes.append(Note("long_names", n=len(long), max=MAX_NAME_LENGTH))
     if repeated:
         shown = ", ".join(sorted(set(repeated))[:5])
-        notes.append(f"Repeated column names were numbered: {shown}.")
+        notes.append(Note("repeated_names", names=shown))
     return out, notes
 
 

@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from .. import DecisionTreeClassifier, DecisionTreeRegressor
+from .. import DecisionTreeClassifier, DecisionTreeRegressor, Note
 from .io import DataError, DroppedRows
 
 #: A categorical feature with more categories than this is refused (the
@@ -129,10 +129,7 @@ def infer_types(frame: pd.DataFrame) -> tuple[dict, list]:
                 types[name] = "categorical"
                 if numeric >= max(1, 0.5 * len(present)):
                     example = present[numbers.isna()].iloc[0]
-                    notes.append(f"“{name}” mixes numbers and text "
-                                 f"(e.g. “{_short(example)}”); "
-                                 "it is treated as categorical. Take it out of the categorical "
-                                 "features to read the text entries as missing.")
+                    notes.append(Note("mixed_column", name=name, example=_short(example)))
     return types, notes
 
 
@@ -319,10 +316,8 @@ class Prepared:
         if not dropped:
             return self
         if keep_train.sum() < 2:
-            raise DataError("ID3 has no rule for missing values, and fewer than 2 training "
-                            "rows have none. Choose C4.5 or CART, which handle them.")
-        note = (f"ID3 has no rule for missing values: {dropped} row(s) with one were left "
-                "out (C4.5 and CART use them).")
+            raise DataError("id3_too_few_complete")
+        note = Note("id3_left_out", n=dropped)
         return Prepared(self.X_train[keep_train].reset_index(drop=True),
                         self.y_train[keep_train],
                         self.X_test[keep_test].reset_index(drop=True),
@@ -334,15 +329,13 @@ def prepare(frame: pd.DataFrame, setup: Setup) -> Prepared:
     """Clean and split ``frame`` as ``setup`` says.  Raises DataError."""
     notes = []
     if setup.target not in frame.columns:
-        raise DataError("Choose a target column.")
+        raise DataError("no_target")
     features = [f for f in setup.features if f in frame.columns and f != setup.target]
     if not features:
-        raise DataError("Choose at least one feature column (a column other than the "
-                        "target).")
+        raise DataError("no_features")
     y_raw = frame[setup.target]
     if y_raw.isna().all():
-        raise DataError(f"The target column “{setup.target}” has no values: every "
-                        "entry is missing.")
+        raise DataError("empty_target", name=setup.target)
     y, ok, codes = _target(y_raw, setup.task)
     parts, labels_of, origin = [], {}, {}
     numeric = [name for name in features if name not in setup.categorical]
@@ -360,41 +353,34 @@ def prepare(frame: pd.DataFrame, setup: Setup) -> Prepared:
     if labels_of:
         parts.append(pd.DataFrame(labels_of, copy=False))
     if not origin:
-        raise DataError("None of the chosen features has any usable value.")
+        raise DataError("no_usable_feature")
     # the numbers stay one block, next to the labels, without being copied
     # (the training and test rows are taken from them below)
     X = parts[0] if len(parts) == 1 else pd.concat(parts, axis=1)
     dropped_target = int((~ok).sum())
     if dropped_target:
-        notes.append(DroppedRows(f"{dropped_target} row(s) with a missing target were left "
-                                 "out.", dropped_target, "no target"))
+        notes.append(DroppedRows("missing_target", "no target", rows=dropped_target))
     if dropped_target:
         X, y = X[ok].reset_index(drop=True), y[ok]
         codes = None if codes is None else codes[ok]
     incomplete = int(X.isna().any(axis=1).sum())
     if incomplete:
-        notes.append(f"{incomplete} row(s) have a missing value in a chosen feature. CART "
-                     "sends them down the side that gives the larger gain, C4.5 and J48 split "
-                     "them across the branches by weight, ID3 leaves them out.")
+        notes.append(Note("missing_features", n=incomplete))
     if len(y) < 2:
-        raise DataError(f"Only {len(y)} usable row(s) remain after leaving out missing "
-                        "targets; a tree needs at least 2.")
+        raise DataError("too_few_rows", n=len(y))
     if setup.task == "classification":
         # the classes' codes in sorted order (np.unique's), for the split too: labels
         # come coded by _target, and renumbering their codes is quick on 500k rows
         codes = pd.factorize(np.asarray(y) if codes is None else codes, sort=True)[0]
         n_classes = int(codes.max()) + 1
         if n_classes > MAX_CLASSES:
-            raise DataError(
-                f"The target “{setup.target}” has {n_classes} different values, too many "
-                f"classes to show (at most {MAX_CLASSES}). It looks like an identifier or "
-                "a measurement: choose another target, or treat it as regression if it "
-                "is numeric.")
+            raise DataError("too_many_classes", name=setup.target, n=n_classes,
+                            max=MAX_CLASSES)
         if n_classes == 1:
-            notes.append("The target has a single class: the tree is one leaf.")
+            notes.append(Note("single_class"))
     train, test = split_indices(y, setup.test_size, setup.seed, setup.task, codes=codes)
     if len(train) < 2:
-        raise DataError("Too few rows for a training set: lower the test fraction.")
+        raise DataError("no_training_rows")
     return Prepared(X.iloc[train].reset_index(drop=True), y[train],
                     X.iloc[test].reset_index(drop=True), y[test], setup.task, origin, notes)
 
@@ -406,8 +392,7 @@ def _target(col: pd.Series, task: str):
     if task == "regression":
         y = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
         if np.isnan(y[ok]).any():
-            raise DataError(f"The target “{col.name}” has text values, so it cannot be "
-                            "predicted by a regression tree. Choose classification.")
+            raise DataError("text_target", name=col.name)
         ok = ok & np.isfinite(y)
         return y, ok, None
     if pd.api.types.is_numeric_dtype(col) and not pd.api.types.is_bool_dtype(col):
@@ -434,16 +419,15 @@ def _numeric(block: pd.DataFrame, notes: list) -> pd.DataFrame:
             converted = _numbers(col)
             text = int((converted.isna() & col.notna()).sum())
             if text and converted.notna().any():
-                notes.append(f"“{name}”: {text} entr{'y' if text == 1 else 'ies'} that are "
-                             "not numbers were read as missing.")
+                notes.append(Note("text_as_missing", name=name, n=text,
+                                  entries="entry" if text == 1 else "entries"))
             if values is block:
                 values = block.copy(deep=False)  # (only then: the block is the user's)
             values[name] = converted
     empty = [name for name in values.columns
              if values[name].isna().all() and block[name].notna().any()]
     if empty:
-        notes.append("Left out, since they hold no numbers (mark them categorical to use "
-                     "them): " + ", ".join(f"“{_short(n)}”" for n in empty) + ".")
+        notes.append(Note("no_numbers", names=", ".join(f"“{_short(n)}”" for n in empty)))
         values = values.drop(columns=empty)
         block = block.drop(columns=empty)
     # a view of the user's floats when they are one block: never written, and
@@ -452,8 +436,8 @@ def _numeric(block: pd.DataFrame, notes: list) -> pd.DataFrame:
     infinite = np.isinf(arr)
     if infinite.any():
         for j in np.flatnonzero(infinite.any(axis=0)):
-            notes.append(f"“{block.columns[j]}”: {int(infinite[:, j].sum())} infinite "
-                         "value(s) were read as missing.")
+            notes.append(Note("infinite_values", name=block.columns[j],
+                              n=int(infinite[:, j].sum())))
         arr = np.where(infinite, np.nan, arr)
     return pd.DataFrame(arr, columns=block.columns, copy=False)
 
@@ -464,12 +448,10 @@ def _categorical(col: pd.Series, name: str, notes: list):
     labels = col.astype(str).where(col.notna())
     categories = tuple(sorted(labels.dropna().unique(), key=str))
     if len(categories) > MAX_CATEGORIES:
-        raise DataError(f"“{name}” has {len(categories):,} categories, more than "
-                        f"{MAX_CATEGORIES:,}: it looks like an identifier. Leave it out, "
-                        "or treat it as numeric.")
+        raise DataError("too_many_categories", name=name, n=len(categories),
+                        max=MAX_CATEGORIES)
     if len(categories) > MANY_CATEGORIES:
-        notes.append(f"“{name}” has {len(categories)} categories: ID3 and C4.5 give each "
-                     "its own branch, so a split on it is very wide.")
+        notes.append(Note("many_categories", name=name, n=len(categories)))
     return labels.to_numpy(dtype=object), categories
 
 

@@ -40,6 +40,7 @@ from functools import cached_property
 
 import numpy as np
 
+from .vocabulary import t
 from .. import NUMERIC, OKABE_ITO, branch_labels, make_criterion
 from .explain import encode, score_path
 from .viz import line_mode
@@ -49,10 +50,6 @@ from .viz import line_mode
 CONFIG_COLOURS = (OKABE_ITO[4], OKABE_ITO[5], OKABE_ITO[2], OKABE_ITO[0])
 DIVERGENCE_COLOUR = OKABE_ITO[6]
 FONT_SIZE = 18
-
-
-def _t(lang, en, zh):
-    return zh if lang == "zh" else en
 
 
 def _plain(text, n=40) -> str:
@@ -403,7 +400,7 @@ def split_text(model, node, escape=str, lang="en") -> str:
     through ``escape``)."""
     tree = model.growth_tree_
     if node is None or not tree.children_of(node):
-        return _t(lang, "makes it a leaf", "不再划分（叶结点）")
+        return t(lang, "makes it a leaf", "不再划分（叶结点）")
     feature = int(tree.feature[node])
     name = escape(str(model.feature_names_in_[feature]))
     if int(tree.kind[node]) == NUMERIC:
@@ -411,7 +408,7 @@ def split_text(model, node, escape=str, lang="en") -> str:
     else:
         labels = branch_labels(tree, node, _category_names(model, feature))
         rule = f"{name}: " + " | ".join(escape(b) for b in labels)
-    return _t(lang, f"splits on {rule}", f"按 {rule} 划分")
+    return t(lang, f"splits on {rule}", f"按 {rule} 划分")
 
 
 def divergence_text(div, models, labels, escape=str, lang="en") -> str:
@@ -419,21 +416,21 @@ def divergence_text(div, models, labels, escape=str, lang="en") -> str:
     what each does there.  ``labels`` name the configurations (not user text);
     feature names and categories go through ``escape``."""
     if div is None:
-        return _t(lang, "The trees are identical: every configuration makes the same "
+        return t(lang, "The trees are identical: every configuration makes the same "
                         "splits.",
                   "这些树完全相同：每种配置做出的划分都一样。")
     conds = path_conditions(models[0], div.path)
     if conds:
         where = " → ".join(f"{escape(f)} {escape(c)}" for f, c in conds)
-        where = _t(lang, f"at the node reached by {where}", f"在由 {where} 到达的结点")
+        where = t(lang, f"at the node reached by {where}", f"在由 {where} 到达的结点")
     else:
-        where = _t(lang, "at the root", "在根结点")
+        where = t(lang, "at the root", "在根结点")
     n = div.n_shared
     if n == 0:
-        head = _t(lang, "The trees differ from the first split: ", "这些树从第一次划分起就不同：")
+        head = t(lang, "The trees differ from the first split: ", "这些树从第一次划分起就不同：")
     else:
-        head = _t(lang, "The trees agree on the first split; " if n == 1 else
-                  f"The trees agree on the first {n} splits; ", f"这些树的前 {n} 次划分相同；")
+        head = t(lang, "The trees agree on the first split; " if n == 1 else
+                 f"The trees agree on the first {n} splits; ", f"这些树的前 {n} 次划分相同；")
     parts = []
     for model, node, label in zip(models, div.nodes, labels):
         parts.append(f"{label} {split_text(model, node, escape, lang)}")
@@ -677,9 +674,9 @@ def scores_figure(profiles, labels, step, metric="accuracy", lang="en"):
     from plotly.subplots import make_subplots
 
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.08, subplot_titles=(
-        _t(lang, "against depth (grown tree cut at depth d)", "随深度变化（生成的树截断到深度 d）"),
-        _t(lang, "against leaves (the tree after each step)", "随叶结点数变化（每一步之后的树）")))
-    train_name, test_name = _t(lang, "train", "训练集"), _t(lang, "test", "测试集")
+        t(lang, "against depth (grown tree cut at depth d)", "随深度变化（生成的树截断到深度 d）"),
+        t(lang, "against leaves (the tree after each step)", "随叶结点数变化（每一步之后的树）")))
+    train_name, test_name = t(lang, "train", "训练集"), t(lang, "test", "测试集")
     for i, (profile, label) in enumerate(zip(profiles, labels)):
         colour = CONFIG_COLOURS[i % len(CONFIG_COLOURS)]
         # later configurations draw thinner lines on top, so that equal
@@ -714,8 +711,8 @@ def scores_figure(profiles, labels, step, metric="accuracy", lang="en"):
     for dash, name in (("solid", train_name), ("dash", test_name)):
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=name,
                                  line={"color": "#555", "width": 3, "dash": dash}))
-    fig.update_xaxes(title_text=_t(lang, "depth", "深度"), row=1, col=1, dtick=1)
-    fig.update_xaxes(title_text=_t(lang, "leaves", "叶结点数"), row=1, col=2)
+    fig.update_xaxes(title_text=t(lang, "depth", "深度"), row=1, col=1, dtick=1)
+    fig.update_xaxes(title_text=t(lang, "leaves", "叶结点数"), row=1, col=2)
     fig.update_yaxes(title_text=metric, row=1, col=1)
     fig.update_annotations(font_size=FONT_SIZE)
     _layout(fig, None, 500)
@@ -731,12 +728,12 @@ def agreement_figure(matrix, labels, classification=True, lang="en"):
 
     names = [_plain(label, 30) for label in labels]
     if classification:
-        title = _t(lang, "Share of test rows on which two trees predict the same class",
-                   "两棵树对测试样本预测相同类别的比例")
+        title = t(lang, "Share of test rows on which two trees predict the same class",
+                  "两棵树对测试样本预测相同类别的比例")
         colours, zmin, zmax, fmt = "Blues", 0.0, 1.0, ".2f"
     else:
-        title = _t(lang, "Mean |difference| of two trees' test predictions",
-                   "两棵树测试集预测值之差的绝对值的均值")
+        title = t(lang, "Mean |difference| of two trees' test predictions",
+                  "两棵树测试集预测值之差的绝对值的均值")
         finite = matrix[np.isfinite(matrix)]
         colours, zmin, zmax, fmt = "Blues_r", 0.0, float(finite.max()) if finite.size \
             and finite.max() > 0 else 1.0, ".3g"
@@ -757,11 +754,11 @@ def impurity_figure(p=None, two_classes=True, lang="en", n_points=201):
     grid = np.linspace(0.0, 1.0, n_points)
     curves = impurity_curves(grid)
     names = {
-        "entropy": _t(lang, "entropy", "信息熵"),
-        "half_entropy": _t(lang, "entropy / 2", "信息熵 / 2"),
-        "gini": _t(lang, "Gini", "基尼系数"),
-        "misclassification": _t(lang, "misclassification", "误分类率"),
-        "taylor2": _t(lang, "Taylor, 2nd order", "二阶泰勒展开"),
+        "entropy": t(lang, "entropy", "信息熵"),
+        "half_entropy": t(lang, "entropy / 2", "信息熵 / 2"),
+        "gini": t(lang, "Gini", "基尼系数"),
+        "misclassification": t(lang, "misclassification", "误分类率"),
+        "taylor2": t(lang, "Taylor, 2nd order", "二阶泰勒展开"),
     }
     styles = {
         "entropy": (OKABE_ITO[4], "solid"), "half_entropy": (OKABE_ITO[4], "dot"),
@@ -786,10 +783,10 @@ def impurity_figure(p=None, two_classes=True, lang="en", n_points=201):
         fig.add_vline(x=p, line={"color": "#333", "width": 2, "dash": "dot"},
                       annotation_text=f"p = {p:.3f}", annotation_position="bottom right",
                       annotation_font_size=FONT_SIZE - 2)
-    xlabel = (_t(lang, "p (share of one class in a two-class node)",
-                 "p（二分类结点中某一类的比例）") if two_classes else
-              _t(lang, "p (share of the majority class)", "p（多数类所占比例）"))
-    _layout(fig, _t(lang, "Impurity of a two-class node", "二分类结点的不纯度"), 480)
+    xlabel = (t(lang, "p (share of one class in a two-class node)",
+                "p（二分类结点中某一类的比例）") if two_classes else
+              t(lang, "p (share of the majority class)", "p（多数类所占比例）"))
+    _layout(fig, t(lang, "Impurity of a two-class node", "二分类结点的不纯度"), 480)
     fig.update_xaxes(title_text=xlabel, range=[0, 1])
-    fig.update_yaxes(title_text=_t(lang, "impurity", "不纯度"), rangemode="tozero")
+    fig.update_yaxes(title_text=t(lang, "impurity", "不纯度"), rangemode="tozero")
     return fig

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .vocabulary import criterion_name, growth_name, t
 from . import explain
 from .compare import divergence_step, divergence_text, node_share, step_node
 
@@ -55,58 +56,21 @@ TEXTS = {
         "每棵树也有全屏按钮。"),
 }
 
-_CRITERIA = {
-    "gini": ("Gini", "基尼系数"),
-    "entropy": ("entropy", "信息熵"),
-    "log_loss": ("entropy", "信息熵"),
-    "gain_ratio": ("gain ratio", "信息增益比"),
-    "misclassification": ("misclassification", "误分类率"),
-    "taylor2": ("Taylor, second order", "二阶泰勒近似"),
-    "squared_error": ("squared error", "平方误差"),
-    "absolute_error": ("absolute error", "绝对误差"),
-    "friedman_mse": ("Friedman MSE", "Friedman 均方误差"),
-    "poisson": ("Poisson deviance", "泊松偏差"),
-}
-_GROWTH = {"depth_first": ("depth-first", "深度优先"),
-           "best_first": ("best-first", "最佳优先"),
-           "breadth_first": ("breadth-first", "广度优先")}
-
-
-def _t(lang, en, zh):
-    return zh if lang == "zh" else en
-
-
-def text(name: str, lang: str = "en") -> str:
-    """One of the page's fixed texts (:data:`TEXTS`)."""
-    return _t(lang, *TEXTS[name])
-
-
-def criterion_name(criterion: str, lang: str = "en") -> str:
-    """"Gini", "gain ratio"...; an unknown name as it is."""
-    names = _CRITERIA.get(criterion)
-    return _t(lang, *names) if names else criterion
-
-
-def growth_name(growth: str, lang: str = "en") -> str:
-    names = _GROWTH.get(growth)
-    return _t(lang, *names) if names else growth
-
-
 def metric_name(classification: bool, lang: str = "en") -> str:
-    return _t(lang, "accuracy", "准确率") if classification else "R²"
+    return t(lang, "accuracy", "准确率") if classification else "R²"
 
 
 def chart_names(classification: bool, lang: str = "en") -> dict:
     """The charts the page offers: key -> name."""
-    return {"scores": _t(lang, "Accuracy", "准确率") if classification else "R²",
-            "agreement": _t(lang, "Agreement", "预测一致性"),
-            "impurity": _t(lang, "Impurity functions", "不纯度函数")}
+    return {"scores": t(lang, "Accuracy", "准确率") if classification else "R²",
+            "agreement": t(lang, "Agreement", "预测一致性"),
+            "impurity": t(lang, "Impurity functions", "不纯度函数")}
 
 
 def intro(title, n_train, n_test, escape=str, lang="en") -> str:
     """The dataset, its rows, and that every tree uses the same split."""
     title = escape(title)
-    return _t(lang, f"**{title}** · {n_train:,} training rows, "
+    return t(lang, f"**{title}** · {n_train:,} training rows, "
                     f"{n_test:,} test rows: the same data and the same split for every "
                     "tree. Each column starts from the Grow page's parameters.",
               f"**{title}** · 训练集 {n_train:,} 行，测试集 "
@@ -116,7 +80,7 @@ def intro(title, n_train, n_test, escape=str, lang="en") -> str:
 
 def config_label(i, algorithm, criterion, lang="en") -> str:
     """Column ``i``'s name: "1 · Gini", "2 · gain ratio (C4.5)"."""
-    label = f"{i + 1} · {criterion_name(criterion, lang)}"
+    label = f"{i + 1} · {criterion_name(criterion, lang, short=True)}"
     return label + f" ({algorithm})" if algorithm != "CART" else label
 
 
@@ -130,12 +94,12 @@ def params_caption(params, lang="en") -> str:
 
 def cannot_grow(message, lang="en") -> str:
     """``message``: the engine's, already translated and escaped."""
-    return _t(lang, f"This tree could not be grown: {message}", f"无法生成这棵树：{message}")
+    return t(lang, f"This tree could not be grown: {message}", f"无法生成这棵树：{message}")
 
 
 def id3_rows(n_rows, n_test, lang="en") -> str:
     """ID3 trained without the rows with a missing value."""
-    return _t(lang, f"Trained on the {n_rows:,} training rows without "
+    return t(lang, f"Trained on the {n_rows:,} training rows without "
                     "a missing value (ID3 has no rule for them); tested on all "
                     f"{n_test:,} test rows, like the other trees.",
               f"只用没有缺失值的 {n_rows:,} 个训练样本训练"
@@ -145,28 +109,28 @@ def id3_rows(n_rows, n_test, lang="en") -> str:
 
 def pair_name(configs, changes, lang="en") -> str:
     """"Gini (CART) and gain ratio (C4.5), no depth limit"."""
-    names = [f"{criterion_name(c, lang)} ({p})" for p, c in configs]
-    out = _t(lang, " and ", " 与 ").join(names)
+    names = [f"{criterion_name(c, lang, short=True)} ({p})" for p, c in configs]
+    out = t(lang, " and ", " 与 ").join(names)
     if "max_depth" in changes:
-        out += _t(lang, ", no depth limit", "，不限深度")
+        out += t(lang, ", no depth limit", "，不限深度")
     if "min_samples_leaf" in changes:
-        out += _t(lang, f", min_samples_leaf {changes['min_samples_leaf']}",
-                  f"，min_samples_leaf {changes['min_samples_leaf']}")
+        out += t(lang, f", min_samples_leaf {changes['min_samples_leaf']}",
+                 f"，min_samples_leaf {changes['min_samples_leaf']}")
     return out
 
 
 def pair_offer(parting, lang="en") -> str:
     """The button that shows another pair that parts on this data."""
     name = pair_name(parting.configs, parting.changes, lang)
-    return _t(lang, f"Compare {name} (they part at step {parting.step})",
-              f"比较{name}（在第 {parting.step} 步分开）")
+    return t(lang, f"Compare {name} (they part at step {parting.step})",
+             f"比较{name}（在第 {parting.step} 步分开）")
 
 
 def data_offer(dataset, parting, lang="en") -> str:
     """The button that uses another built-in dataset (its shown name)."""
     name = pair_name(parting.configs, {}, lang)
-    return _t(lang, f"Use {dataset}: {name} part at step {parting.step}",
-              f"改用{dataset}：{name}在第 {parting.step} 步分开")
+    return t(lang, f"Use {dataset}: {name} part at step {parting.step}",
+             f"改用{dataset}：{name}在第 {parting.step} 步分开")
 
 
 def divergence_sentence(div, models, labels, escape=str, lang="en") -> str:
@@ -177,9 +141,9 @@ def divergence_sentence(div, models, labels, escape=str, lang="en") -> str:
                           escape=escape, lang=lang)
     step = divergence_step(div) if div is not None else None
     if step is not None:
-        out += _t(lang, f" They part at step {step}.", f"它们在第 {step} 步分开。")
+        out += t(lang, f" They part at step {step}.", f"它们在第 {step} 步分开。")
     if div is None:
-        out += _t(lang, " On this data these settings lead to the same tree; one click below "
+        out += t(lang, " On this data these settings lead to the same tree; one click below "
                         "shows trees that part.",
                   "在这份数据上这些设置得到同一棵树；点击下面的按钮可以看到会分开的树。")
     return out
@@ -188,7 +152,7 @@ def divergence_sentence(div, models, labels, escape=str, lang="en") -> str:
 def shared_changes(changes, lang="en") -> str:
     """Why both default trees have other parameters than the Grow page's."""
     used = pair_name((), changes, lang)
-    return _t(lang, f"Both trees use {used.lstrip(', ')}: with "
+    return t(lang, f"Both trees use {used.lstrip(', ')}: with "
                     "the Grow page's parameters every pair of criteria tried grows the "
                     "same tree on this data.",
               f"两棵树都使用 {used.lstrip('，')}：使用“生长”页"
@@ -201,24 +165,24 @@ def tree_caption(profile, k, lang="en") -> str:
     n, n_leaves, depth = profile.n_steps, tree.n_leaves, tree.max_depth
     _, train, test = profile.step_scores
     metric = metric_name(hasattr(profile.model, "classes_"), lang)
-    done = _t(lang, " (fully grown)", "（已生长完毕）") if k == n else ""
+    done = t(lang, " (fully grown)", "（已生长完毕）") if k == n else ""
     leaves = f"{n_leaves} leaf" if n_leaves == 1 else f"{n_leaves} leaves"
-    out = _t(lang, f"Step {k} of {n}{done} · {leaves} · "
+    out = t(lang, f"Step {k} of {n}{done} · {leaves} · "
                    f"depth {depth}  \ntrain {metric} **{train[k]:.3f}**",
              f"第 {k} / {n} 步{done} · {n_leaves} 个叶结点 · "
              f"深度 {depth}  \n训练集{metric} **{train[k]:.3f}**")
     if np.isfinite(test[k]):
-        out += _t(lang, f" · test {metric} **{test[k]:.3f}**",
-                  f" · 测试集{metric} **{test[k]:.3f}**")
+        out += t(lang, f" · test {metric} **{test[k]:.3f}**",
+                 f" · 测试集{metric} **{test[k]:.3f}**")
     return out
 
 
 def depth_cut(levels, lang="en") -> str:
-    return _t(lang, f"Only the first {levels} levels are drawn.", f"只画出了前 {levels} 层。")
+    return t(lang, f"Only the first {levels} levels are drawn.", f"只画出了前 {levels} 层。")
 
 
 def agreement_caption(step, n_test, lang="en") -> str:
-    return _t(lang, f"At step {step} (each tree at its own last step if it has fewer), "
+    return t(lang, f"At step {step} (each tree at its own last step if it has fewer), "
                     f"on the {n_test:,} test rows.",
               f"第 {step} 步（步数较少的树取其最后一步），基于 {n_test:,} "
               "个测试样本。")
@@ -231,20 +195,20 @@ def impurity_marker(model, k, label, escape=str, lang="en") -> str:
     node = step_node(model, k)
     p, two = node_share(model, node)
     counts = explain.class_counts(model.growth_tree_, node)
-    own = ", ".join(f"{criterion_name(c, lang)} {explain.impurity_from_counts(c, counts):.3f}"
+    own = ", ".join(f"{criterion_name(c, lang, short=True)} {explain.impurity_from_counts(c, counts):.3f}"
                     for c in ("entropy", "gini", "misclassification", "taylor2"))
     first = escape(label)
-    where = (_t(lang, f"node #{node} of tree {first} (split in step {k})",
-                f"树 {first} 的结点 #{node}（在第 {k} 步划分）") if k else
-             _t(lang, f"the root of tree {first}", f"树 {first} 的根结点"))
+    where = (t(lang, f"node #{node} of tree {first} (split in step {k})",
+               f"树 {first} 的结点 #{node}（在第 {k} 步划分）") if k else
+             t(lang, f"the root of tree {first}", f"树 {first} 的根结点"))
     if two:
         cls = escape(model.classes_[1])
-        share = _t(lang, f"the share of class {cls}", f"类别 {cls} 所占比例")
+        share = t(lang, f"the share of class {cls}", f"类别 {cls} 所占比例")
     else:
-        share = _t(lang, "the share of its majority class (it has more than two classes; the "
+        share = t(lang, "the share of its majority class (it has more than two classes; the "
                          "curves are the two-class case)",
                    "其多数类所占比例（该结点有两个以上的类别；曲线是二分类的情形）")
-    return _t(lang, f"The marker: {where}, p = {p:.3f} = {share}. Its own impurities, "
+    return t(lang, f"The marker: {where}, p = {p:.3f} = {share}. Its own impurities, "
                     f"over all its classes: {own}.",
               f"标记：{where}，p = {p:.3f} = {share}。按其全部类别计算的不纯度："
               f"{own}。")

@@ -10,13 +10,11 @@ in already escaped for Markdown by the page.
 
 from __future__ import annotations
 
+from .vocabulary import t, text
+
 import pandas as pd
 
 from dtree import PROBLEMS, TREE_FILE_MESSAGES, problem_text
-
-
-def _t(lang, en, zh):
-    return zh if lang == "zh" else en
 
 
 #: The page's fixed texts: name -> (English, Chinese).
@@ -40,14 +38,9 @@ TEXTS = {
 }
 
 
-def text(name: str, lang: str = "en") -> str:
-    """One of the page's fixed texts (:data:`TEXTS`) in ``lang``."""
-    return _t(lang, *TEXTS[name])
-
-
 def upload_help(limit_mb, lang: str = "en") -> str:
     """Under the upload box: the largest file, what is detected, what is not run."""
-    return _t(lang, f"Largest file: {limit_mb} MB. The encoding (UTF-8, GBK/GB18030, Latin-1) "
+    return t(lang, f"Largest file: {limit_mb} MB. The encoding (UTF-8, GBK/GB18030, Latin-1) "
                     "and the delimiter are detected. Uploads are read as data only: nothing "
                     "in them is executed or unpickled.",
               f"文件最大 {limit_mb} MB。自动识别编码（UTF-8、GBK/GB18030、Latin-1）和分隔符。"
@@ -59,15 +52,15 @@ def refused(what: str, name: str, message: str, still: str = "", lang: str = "en
     instead (``still``).  ``what``: "upload" (a data file), "skops" (a
     .skops file) or "skops_data" (the data file given with a .skops file)."""
     if what == "skops_data":
-        return _t(lang, f"The data file **{name}** could not be used: {message}  \n"
+        return t(lang, f"The data file **{name}** could not be used: {message}  \n"
                         "The tree is opened without training data.",
                   f"无法使用数据文件 **{name}**：{message}  \n"
                   "决策树在没有训练数据的情况下打开。")
     if what == "skops":
-        return _t(lang, f"**{name}** could not be opened: {message}  \nStill using **{still}**.",
-                  f"无法打开 **{name}**：{message}  \n仍在使用 **{still}**。")
-    return _t(lang, f"**{name}** could not be used: {message}  \nStill using **{still}**.",
-              f"无法使用 **{name}**：{message}  \n仍在使用 **{still}**。")
+        return t(lang, f"**{name}** could not be opened: {message}  \nStill using **{still}**.",
+                 f"无法打开 **{name}**：{message}  \n仍在使用 **{still}**。")
+    return t(lang, f"**{name}** could not be used: {message}  \nStill using **{still}**.",
+             f"无法使用 **{name}**：{message}  \n仍在使用 **{still}**。")
 
 
 def imported_summary(model, title: str, kind: str, task: str, lang: str = "en") -> str:
@@ -77,7 +70,7 @@ def imported_summary(model, title: str, kind: str, task: str, lang: str = "en") 
     tree = model.tree_
     leaves, depth = tree.n_leaves, tree.max_depth
     features, splits = int(model.n_features_in_), len(model.steps_)
-    return _t(lang, f"**In use:** {title} — a scikit-learn {kind} ({task}): {leaves:,} leaves, "
+    return t(lang, f"**In use:** {title} — a scikit-learn {kind} ({task}): {leaves:,} leaves, "
                     f"depth {depth}, {features:,} features, {splits:,} splits.",
               f"**当前使用：** {title} — scikit-learn 的 {kind}（{task}任务）：{leaves:,} 个叶结点，"
               f"深度 {depth}，{features:,} 个特征，{splits:,} 次划分。")
@@ -85,20 +78,20 @@ def imported_summary(model, title: str, kind: str, task: str, lang: str = "en") 
 
 def preprocessing(steps: str, lang: str = "en") -> str:
     """The preprocessing steps of a Pipeline, before its tree."""
-    return _t(lang, f"Preprocessing before the tree (not shown): {steps}.",
-              f"决策树之前的预处理步骤（未显示）：{steps}。")
+    return t(lang, f"Preprocessing before the tree (not shown): {steps}.",
+             f"决策树之前的预处理步骤（未显示）：{steps}。")
 
 
 def training_data(title: str, rows: int, target: str, lang: str = "en") -> str:
     """The data file given with an opened tree: its title, rows and target column."""
-    return _t(lang, f"Training data: {title}, {rows:,} rows, target column “{target}”.",
-              f"训练数据：{title}，{rows:,} 行，目标列“{target}”。")
+    return t(lang, f"Training data: {title}, {rows:,} rows, target column “{target}”.",
+             f"训练数据：{title}，{rows:,} 行，目标列“{target}”。")
 
 
 def in_use(title: str, rows: int, columns: int, lang: str = "en") -> str:
     """The dataset in use and its size."""
-    return _t(lang, f"**In use:** {title} — {rows:,} rows × {columns:,} columns",
-              f"**当前数据：** {title} — {rows:,} 行 × {columns:,} 列")
+    return t(lang, f"**In use:** {title} — {rows:,} rows × {columns:,} columns",
+             f"**当前数据：** {title} — {rows:,} 行 × {columns:,} 列")
 
 
 #: An upload at least this large (bytes; about 50,000 rows of ten numbers)
@@ -124,38 +117,38 @@ def upload_stage(stage: str, lang: str = "en", done: float | None = None, **fiel
     ("Reading big.csv (34.1 MB)…"), or ``done`` in that many seconds
     ("✓ Reading big.csv (34.1 MB): 0.8 s").  ``fields`` fill the stage's
     text (the file name comes escaped for Markdown)."""
-    words = _t(lang, *UPLOAD_STAGES[stage]).format(**fields)
+    words = t(lang, *UPLOAD_STAGES[stage]).format(**fields)
     if done is None:
         return words + "…"
-    return _t(lang, f"✓ {words}: {done:.1f} s",
-              f"✓ {words.removeprefix('正在')}：{done:.1f} 秒")  # (done: no longer 正在)
+    return t(lang, f"✓ {words}: {done:.1f} s",
+             f"✓ {words.removeprefix('正在')}：{done:.1f} 秒")  # (done: no longer 正在)
 
 
 def upload_done(rows: int, seconds: float, fitted: bool, lang: str = "en") -> str:
     """The progress indicator's label once a big upload is read (and its
     first tree grown, if ``fitted``)."""
     if fitted:
-        return _t(lang, f"Read {rows:,} rows and grew the first tree in {seconds:.1f} s",
-                  f"已读取 {rows:,} 行并生长出第一棵决策树，用时 {seconds:.1f} 秒")
-    return _t(lang, f"Read {rows:,} rows in {seconds:.1f} s",
-              f"已读取 {rows:,} 行，用时 {seconds:.1f} 秒")
+        return t(lang, f"Read {rows:,} rows and grew the first tree in {seconds:.1f} s",
+                 f"已读取 {rows:,} 行并生长出第一棵决策树，用时 {seconds:.1f} 秒")
+    return t(lang, f"Read {rows:,} rows in {seconds:.1f} s",
+             f"已读取 {rows:,} 行，用时 {seconds:.1f} 秒")
 
 
 def dropped_rows(rows: int, why: str, lang: str = "en") -> str:
     """How many rows were left out and why (a ``DroppedRows`` note's ``rows``
     and ``why``: "ragged" or "no target")."""
     if why == "ragged":
-        return _t(lang, f"{rows:,} row(s) of the file were left out: they have more "
+        return t(lang, f"{rows:,} row(s) of the file were left out: they have more "
                         "fields than the header row.",
                   f"文件中有 {rows:,} 行被舍弃：它们的字段比表头多。")
-    return _t(lang, f"{rows:,} row(s) were left out: they have no value in the target column.",
-              f"有 {rows:,} 行被舍弃：它们的目标列没有值。")
+    return t(lang, f"{rows:,} row(s) were left out: they have no value in the target column.",
+             f"有 {rows:,} 行被舍弃：它们的目标列没有值。")
 
 
 def left_out(names: str, lang: str = "en") -> str:
     """The identifier columns (``names``, quoted and joined) that "all other
     columns" leaves out, and why."""
-    return _t(lang, f"Left out: {names} (a different value in every row: an identifier, "
+    return t(lang, f"Left out: {names} (a different value in every row: an identifier, "
                     "which a tree would split on perfectly and learn nothing from). "
                     "Choose the features to use it anyway.",
               f"未使用：{names}（每一行的取值都不同，是标识符：决策树能在它上面完美"
@@ -164,19 +157,19 @@ def left_out(names: str, lang: str = "en") -> str:
 
 def preview_caption(shown: int, total: int, lang: str = "en") -> str:
     """A preview that shows ``shown`` of the ``total`` columns."""
-    return _t(lang, f"Preview of the first {shown} of {total:,} columns.",
-              f"预览前 {shown} 列（共 {total:,} 列）。")
+    return t(lang, f"Preview of the first {shown} of {total:,} columns.",
+             f"预览前 {shown} 列（共 {total:,} 列）。")
 
 
 def missing_targets(rows: int, lang: str = "en") -> str:
-    return _t(lang, f"{rows:,} row(s) have no target value.", f"{rows:,} 行没有目标值。")
+    return t(lang, f"{rows:,} row(s) have no target value.", f"{rows:,} 行没有目标值。")
 
 
 def split_summary(n_train: int, n_test: int, n_features: int, task: str,
                   lang: str = "en") -> str:
     """The train/test split: rows on each side, the engine's features, and
     the ``task`` (its name in ``lang``)."""
-    return _t(lang, f"{n_train:,} training rows and {n_test:,} test rows; {n_features:,} "
+    return t(lang, f"{n_train:,} training rows and {n_test:,} test rows; {n_features:,} "
                     f"features for the engine; {task}.",
               f"训练集 {n_train:,} 行，测试集 {n_test:,} 行；{n_features:,} 个特征交给算法；"
               f"{task}任务。")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .vocabulary import t
 from . import explain
 from .links import md
 from .narration import ENTROPIES, split_phrase, stop_reason
@@ -30,10 +31,6 @@ MIN_OBJECTS = "fewer than 2 branches with >= min_objects rows"
 #: The words inside dtree.views.explain's formulas, in Chinese.
 LATEX_ZH = {r"\text{improvement}": r"\text{改进量}",
             r"\text{a pure node}": r"\text{纯结点}"}
-
-
-def _t(lang, en, zh):
-    return zh if lang == "zh" else en
 
 
 def latex_words(latex: str, lang: str = "en") -> str:
@@ -64,24 +61,24 @@ def node_titles(model, tree, step_of_node: dict, lang: str = "en") -> list:
         kids = tree.children_of(i)
         if not kids:
             n = tree.n_node_samples[i]
-            titles.append(_t(lang, f"#{nid}: leaf, {n:,} rows", f"#{nid}：叶结点，{n:,} 个样本"))
+            titles.append(t(lang, f"#{nid}: leaf, {n:,} rows", f"#{nid}：叶结点，{n:,} 个样本"))
             continue
         name = short(model.feature_names_in_[tree.feature[i]], 40)
         s = step_of_node.get(nid)
         if s is not None and s.kind != "numeric":
-            titles.append(_t(lang, f"#{nid}: {name} ({len(kids)} branches)",
-                             f"#{nid}：{name}（{len(kids)} 个分支）"))
+            titles.append(t(lang, f"#{nid}: {name} ({len(kids)} branches)",
+                            f"#{nid}：{name}（{len(kids)} 个分支）"))
         else:
-            t = tree.threshold[i]
-            titles.append(_t(lang, f"#{nid}: {name} ≤ {t:.4g}", f"#{nid}：{name} ≤ {t:.4g}"))
+            cut = tree.threshold[i]
+            titles.append(t(lang, f"#{nid}: {name} ≤ {cut:.4g}", f"#{nid}：{name} ≤ {cut:.4g}"))
     return titles
 
 
 def node_heading(tree, i: int, nid: int, lang: str = "en") -> str:
     """The inspector's heading: the node, its depth and rows."""
     n, depth = int(tree.n_node_samples[i]), int(tree.depth[i])
-    return _t(lang, f"Node #{nid}: depth {depth}, {n:,} rows",
-              f"结点 #{nid}：深度 {depth}，{n:,} 个样本")
+    return t(lang, f"Node #{nid}: depth {depth}, {n:,} rows",
+             f"结点 #{nid}：深度 {depth}，{n:,} 个样本")
 
 
 # ---------------------------------------------------------------------------
@@ -115,16 +112,16 @@ def node_status(model, s, nid: int, step: int, lang: str = "en") -> str:
     leaf for now, or a leaf of the final tree (and why), in Markdown."""
     if s is not None and s.index < step:
         phrase = split_phrase(s, lang)
-        return _t(lang, f"Split in step {s.index + 1} on {phrase}.",
-                  f"在第 {s.index + 1} 步按 {phrase} 划分。")
+        return t(lang, f"Split in step {s.index + 1} on {phrase}.",
+                 f"在第 {s.index + 1} 步按 {phrase} 划分。")
     if s is not None:
         phrase = split_phrase(s, lang)
-        return _t(lang, f"A leaf for now: step {s.index + 1} will split it on {phrase}. The "
+        return t(lang, f"A leaf for now: step {s.index + 1} will split it on {phrase}. The "
                         "numbers below are that step's.",
                   f"目前是叶结点：第 {s.index + 1} 步将按 {phrase} 划分它。下面的数值是那一步的。")
     reason = md(stop_reason(model.tree_.stop_reason[nid] or "leaf", lang))
-    return _t(lang, f"A leaf of the final tree (it stops because of: {reason}).",
-              f"最终决策树的叶结点（停止划分的原因：{reason}）。")
+    return t(lang, f"A leaf of the final tree (it stops because of: {reason}).",
+             f"最终决策树的叶结点（停止划分的原因：{reason}）。")
 
 
 def node_blocks(model, tree, i: int, nid: int, s, step: int, lang: str = "en") -> list:
@@ -168,20 +165,20 @@ def node_blocks(model, tree, i: int, nid: int, s, step: int, lang: str = "en") -
 def _branches_caption(s, known: float, lang: str) -> str:
     """What D₁, D₂ (or D_v, or D̃ under C4.5's missing-value rule) are."""
     if known < 1.0:
-        return _t(lang,
+        return t(lang,
                   f"C4.5's rule for missing values: ρ = {known:.3f} of this node's weight has "
                   "a known value of the feature; the gain is computed on those rows (D̃) and "
                   "multiplied by ρ.",
                   f"C4.5 的缺失值处理：该结点的权重中有 ρ = {known:.3f} 在此特征上取值"
                   "已知；信息增益在这些样本（D̃）上计算，再乘以 ρ。")
     if s.kind == "numeric":
-        return _t(lang, "D₁: the rows with the split feature ≤ the threshold (left); D₂: the "
+        return t(lang, "D₁: the rows with the split feature ≤ the threshold (left); D₂: the "
                         "rest (right).",
                   "D₁：划分特征 ≤ 阈值的样本（左子结点）；D₂：其余样本（右子结点）。")
     branches = md(", ".join(f"{v + 1} = {short(b, 30)}" for v, b in enumerate(s.branches[:8])))
     branches += "…" if len(s.branches) > 8 else ""
-    return _t(lang, f"D_v: the rows in branch v ({branches}).",
-              f"D_v：第 v 个分支中的样本（{branches}）。")
+    return t(lang, f"D_v: the rows in branch v ({branches}).",
+             f"D_v：第 v 个分支中的样本（{branches}）。")
 
 
 def j48_blocks(s, row, weight: float, penalised: bool, lang: str = "en") -> list:
@@ -197,7 +194,7 @@ def j48_blocks(s, row, weight: float, penalised: bool, lang: str = "en") -> list
         cuts, penalty = int(row["n_cuts"]), row["mdl_penalty"]
         blocks.append(("latex", explain.mdl_gain_latex(weight, row["n_cuts"],
                                                         row["gain_before_mdl"], s.gain)))
-        blocks.append(("caption", _t(
+        blocks.append(("caption", t(
             lang,
             f"J48's MDL penalty: choosing among C = {cuts} admissible cuts costs log₂ C / |D| = "
             f"{penalty:.4f} bits of gain (|D| counts the rows with a missing value too). The "
@@ -210,7 +207,7 @@ def j48_blocks(s, row, weight: float, penalised: bool, lang: str = "en") -> list
     blocks += [("latex", info), ("latex", ratio)]
     if unknown > 1e-6:
         term, rho = row["split_info_unknown"], 1 - row["missing_fraction"]
-        blocks.append(("caption", _t(
+        blocks.append(("caption", t(
             lang,
             f"J48 counts the rows with an unknown value (|D_?| = {unknown:.2f}) as one more "
             f"branch of the split information: its term is {term:.4f}. The gain is computed "
@@ -229,14 +226,14 @@ def min_objects_blocks(model, nid: int, lang: str = "en") -> list:
     m = float(model.min_objects)
     if weight < 2 * m - 1e-6:
         return [("latex", explain.min_objects_latex(weight, m)),
-                ("caption", _t(lang, f"Two branches of at least M = {m:g} rows each need 2M "
+                ("caption", t(lang, f"Two branches of at least M = {m:g} rows each need 2M "
                                      f"rows; this node has {weight:.2f}.",
                                f"两个分支各至少 M = {m:g} 个样本，共需 2M 个；该结点只有 "
                                f"{weight:.2f}。"))]
     cand = model.candidates(nid)
     if cand is None:
         return []
-    return [("caption", _t(lang,
+    return [("caption", t(lang,
                            "No feature can give two branches their minimum weight here (a "
                            "nominal feature: M rows of known value in at least 2 branches; a "
                            "numeric one: minSplit on each side of some cut):",
@@ -257,12 +254,12 @@ def min_objects_table(cand: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
         return "–" if v is None or not isinstance(v, tuple) else \
             " | ".join(f"{x:.2f}" for x in v)
     return pd.DataFrame({
-        _t(lang, "feature", "特征"): [md(short(f, 48)) for f in cand["feature"]],
-        _t(lang, "known weight per branch", "各分支已知权重"):
+        t(lang, "feature", "特征"): [md(short(f, 48)) for f in cand["feature"]],
+        t(lang, "known weight per branch", "各分支已知权重"):
             [weights(v) for v in cand["children_known_weight"]],
-        _t(lang, "minimum per branch", "每个分支的最小权重"):
+        t(lang, "minimum per branch", "每个分支的最小权重"):
             [f"{v:.2f}" for v in cand["min_branch_weight"]],
-        _t(lang, "why not", "不能划分的原因"):
+        t(lang, "why not", "不能划分的原因"):
             [stop_reason(r, lang) if r else "" for r in cand["rejected"]],
     })
 
@@ -289,28 +286,28 @@ def candidate_table(cand: pd.DataFrame, criterion: str, lang: str = "en",
             return "–" if not np.isfinite(row.threshold) else f"≤ {row.threshold:.4g}"
         return text(row.children, 60)
     multi = cand["children_samples"].map(len).max() > 2 if len(cand) else False
-    gain_name = _t(lang, "gain", "信息增益" if criterion in ENTROPIES else "增益")
+    gain_name = t(lang, "gain", "信息增益" if criterion in ENTROPIES else "增益")
     table = {
-        _t(lang, "chosen", "选中"): ["✔" if c else "" for c in cand["chosen"]],
-        _t(lang, "feature", "特征"): [text(f, 48) for f in cand["feature"]],
-        _t(lang, "split", "划分"): [split(r) for r in cand.itertuples()],
+        t(lang, "chosen", "选中"): ["✔" if c else "" for c in cand["chosen"]],
+        t(lang, "feature", "特征"): [text(f, 48) for f in cand["feature"]],
+        t(lang, "split", "划分"): [split(r) for r in cand.itertuples()],
         gain_name: [_fmt(v, ".4f") for v in cand["gain"]],
-        _t(lang, "gain ratio", "信息增益比"): [_fmt(v, ".4f") for v in cand["gain_ratio"]],
+        t(lang, "gain ratio", "信息增益比"): [_fmt(v, ".4f") for v in cand["gain_ratio"]],
     }
     if multi:
-        table[_t(lang, "impurity per branch", "各分支不纯度")] = [
+        table[t(lang, "impurity per branch", "各分支不纯度")] = [
             " | ".join(_fmt(v, ".3f") for v in imps) for imps in cand["children_impurity"]]
-        table[_t(lang, "rows per branch", "各分支样本数")] = [
+        table[t(lang, "rows per branch", "各分支样本数")] = [
             " | ".join(str(n) for n in sizes) for sizes in cand["children_samples"]]
     else:
         for side, zh in (("left", "左侧"), ("right", "右侧")):
-            table[_t(lang, f"impurity {side}", f"{zh}不纯度")] = [
+            table[t(lang, f"impurity {side}", f"{zh}不纯度")] = [
                 _fmt(v, ".4f") for v in cand[f"impurity_{side}"]]
         for side, zh in (("left", "左侧"), ("right", "右侧")):
-            table[_t(lang, f"rows {side}", f"{zh}样本数")] = [
+            table[t(lang, f"rows {side}", f"{zh}样本数")] = [
                 _fmt(v, ".0f") for v in cand[f"n_{side}"]]
     if (cand["missing_fraction"] > 0).any():
-        table[_t(lang, "missing", "缺失比例")] = [_fmt(v, ".1%") for v in cand["missing_fraction"]]
+        table[t(lang, "missing", "缺失比例")] = [_fmt(v, ".1%") for v in cand["missing_fraction"]]
     if "mdl_penalty" in cand.columns:
         _j48_columns(cand, table, gain_name, lang)
     return pd.DataFrame(table)
@@ -325,16 +322,16 @@ def _j48_columns(cand, table, gain_name, lang):
     table[gain_name] = [_fmt(g if np.isfinite(g) else b - p, ".4f")
                         for g, b, p in zip(cand["gain"], before, penalty)]
     if np.isfinite(penalty).any():
-        table[_t(lang, "gain before MDL", "MDL 惩罚前的增益")] = [_fmt(v, ".4f") for v in before]
-        table[_t(lang, "MDL penalty", "MDL 惩罚")] = [_fmt(v, ".4f") for v in penalty]
-        table[_t(lang, "cuts C", "切分点数 C")] = [_fmt(v, ".0f") for v in cand["n_cuts"]]
+        table[t(lang, "gain before MDL", "MDL 惩罚前的增益")] = [_fmt(v, ".4f") for v in before]
+        table[t(lang, "MDL penalty", "MDL 惩罚")] = [_fmt(v, ".4f") for v in penalty]
+        table[t(lang, "cuts C", "切分点数 C")] = [_fmt(v, ".0f") for v in cand["n_cuts"]]
     if (cand["missing_fraction"] > 0).any():
-        table[_t(lang, "known ρ", "已知比例 ρ")] = [
+        table[t(lang, "known ρ", "已知比例 ρ")] = [
             _fmt(1 - v, ".3f") for v in cand["missing_fraction"]]
-        table[_t(lang, "unknown term of split info", "分裂信息中的未知分支项")] = [
+        table[t(lang, "unknown term of split info", "分裂信息中的未知分支项")] = [
             _fmt(v, ".4f") for v in cand["split_info_unknown"]]
     if (cand["rejected"] != "").any():
-        table[_t(lang, "why not", "不能划分的原因")] = [
+        table[t(lang, "why not", "不能划分的原因")] = [
             stop_reason(r, lang) if r else "" for r in cand["rejected"]]
 
 
@@ -371,7 +368,7 @@ def gain_chart(model, X_train, y_codes, routes, nid: int, feature: int, s,
     values = X_train.iloc[rows, feature]
     known = values.notna().to_numpy()
     missing = int((~known).sum())
-    note = "" if not missing else _t(
+    note = "" if not missing else t(
         lang, f"{missing} row(s) at this node have no value of this feature; they are left "
               "out of this chart.",
         f"该结点有 {missing} 个样本缺少此特征的取值，图中没有包含它们。")
@@ -383,15 +380,15 @@ def gain_chart(model, X_train, y_codes, routes, nid: int, feature: int, s,
             sample_weight=weights[known], min_samples_leaf=leaf,
             bins=None if bins is None else (model.bin_lower_[feature], bins[feature]))
         if curve.empty:
-            return GainChart("single", None, _t(
+            return GainChart("single", None, t(
                 lang, "This feature has a single value at this node: no threshold splits it.",
                 "该特征在此结点只有一个取值：没有阈值能划分它。"), note)
         if missing and getattr(model, "missing_", None) == "c4.5":
             curve["gain"] *= weights[known].sum() / weights.sum()  # C4.5: gain times rho
             curve["gain_ratio"] = np.nan  # its split information counts the missing
         ratio = crit == "gain_ratio" and not curve["gain_ratio"].isna().all()
-        label = _t(lang, "gain ratio", "信息增益比") if ratio else \
-            _t(lang, "gain", "信息增益" if crit in ENTROPIES else "增益")
+        label = t(lang, "gain ratio", "信息增益比") if ratio else \
+            t(lang, "gain", "信息增益" if crit in ENTROPIES else "增益")
         chosen = s.threshold if feature == s.feature else None
         figure = gain_curve_figure(curve, names[feature], chosen,
                                    "gain_ratio" if ratio else "gain", label, lang=lang)
@@ -401,7 +398,7 @@ def gain_chart(model, X_train, y_codes, routes, nid: int, feature: int, s,
                                        sample_weight=weights)
         figure = category_terms_figure(terms, names[feature], impurity_label(crit, lang),
                                        lang=lang)
-        return GainChart("terms", figure, _t(
+        return GainChart("terms", figure, t(
             lang,
             "One bar per category (one branch each): the branch's share of the rows times its "
             "impurity. Their sum is the conditional impurity; the gain is the node's impurity "
@@ -411,7 +408,7 @@ def gain_chart(model, X_train, y_codes, routes, nid: int, feature: int, s,
             "这个和（信息增益 g(D,A) = H(D) − H(D|A)）。"), note)
     bars = explain.category_gains(values.to_numpy(dtype=object)[known], codes[known], crit,
                                   n_classes, sample_weight=weights[known])
-    return GainChart("bars", category_figure(bars, names[feature], lang=lang), _t(
+    return GainChart("bars", category_figure(bars, names[feature], lang=lang), t(
         lang,
         "One bar per category: the gain of the split “this category against all the others” "
         "at this node (CART searches groups of categories; these are the single-category "

@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .vocabulary import t
 from . import explain
 from .. import DecisionTreeClassifier, OKABE_ITO, make_criterion
 from .orders import root_paths, signatures
@@ -39,10 +40,6 @@ SYMBOL = {**explain.SYMBOL, "taylor2": r"T_2"}
 #: More classes than this are refused by the calculator.
 MAX_CLASSES = 20
 FONT_SIZE = 18
-
-
-def _t(lang, en, zh):
-    return zh if lang == "zh" else en
 
 
 # ---------------------------------------------------------------------------
@@ -267,7 +264,7 @@ def impurity_figure(counts, curves=CRITERIA, lang="en", height=480):
     fig = go.Figure()
     for c in curves:
         colour, dash = CURVE_STYLE[c]
-        name = _t(lang, *CURVE_NAMES[c])
+        name = t(lang, *CURVE_NAMES[c])
         fig.add_trace(go.Scatter(x=frame["p"], y=frame[c], mode="lines", name=name,
                                  line={"color": colour, "width": 3, "dash": dash},
                                  hovertemplate="p = %{x:.3f}<br>%{y:.4f}<extra></extra>"))
@@ -277,15 +274,15 @@ def impurity_figure(counts, curves=CRITERIA, lang="en", height=480):
                                  hovertemplate=f"{html.escape(name)}<br>p = %{{x:.3f}}"
                                                "<br>%{y:.4f}<extra></extra>"))
     fig.add_vline(x=p_now, line={"color": "#555", "width": 1.5, "dash": "dot"})
-    x_title = _t(lang, "p₁ = share of class 1", "p₁ = 第 1 类所占比例")
+    x_title = t(lang, "p₁ = share of class 1", "p₁ = 第 1 类所占比例")
     if len(counts) > 2:
-        x_title += _t(lang, " (the other classes keep their ratio)", "（其余类别保持现有比例）")
+        x_title += t(lang, " (the other classes keep their ratio)", "（其余类别保持现有比例）")
     fig.update_layout(
         font={"size": FONT_SIZE}, height=height,
         margin={"l": 70, "r": 20, "t": 30, "b": 130},
         legend={"font": {"size": FONT_SIZE - 2}, "orientation": "h", "y": -0.25, "x": 0},
         xaxis={"title": x_title, "range": [0, 1]},
-        yaxis={"title": _t(lang, "impurity", "不纯度"), "rangemode": "tozero"},
+        yaxis={"title": t(lang, "impurity", "不纯度"), "rangemode": "tozero"},
     )
     return _readable(fig)
 
@@ -516,11 +513,11 @@ def gain_ratio_figure(example: GainExample, lang="en", height=460):
     gain = [f.gain for f in example.features]
     ratio = [f.gain_ratio for f in example.features]
     fig = go.Figure([
-        go.Bar(x=names, y=gain, name=_t(lang, "information gain g(D, A)", "信息增益 g(D, A)"),
+        go.Bar(x=names, y=gain, name=t(lang, "information gain g(D, A)", "信息增益 g(D, A)"),
                marker_color=OKABE_ITO[4], text=[f"{v:.3f}" for v in gain],
                textposition="outside"),
         go.Bar(x=names, y=ratio,
-               name=_t(lang, "gain ratio g_R(D, A)", "信息增益比 g_R(D, A)"),
+               name=t(lang, "gain ratio g_R(D, A)", "信息增益比 g_R(D, A)"),
                marker_color=OKABE_ITO[0], text=[f"{v:.3f}" for v in ratio],
                textposition="outside"),
     ])
@@ -531,7 +528,7 @@ def gain_ratio_figure(example: GainExample, lang="en", height=460):
         barmode="group", font={"size": FONT_SIZE}, height=height,
         margin={"l": 60, "r": 20, "t": 30, "b": 60},
         legend={"font": {"size": FONT_SIZE - 2}, "orientation": "h", "y": 1.12, "x": 0},
-        yaxis={"title": _t(lang, "value (bits; ratio has no unit)", "数值（比特；增益比无单位）"),
+        yaxis={"title": t(lang, "value (bits; ratio has no unit)", "数值（比特；增益比无单位）"),
                "range": [0, max(max(gain), max(ratio), example.entropy) * 1.18]},
     )
     fig.update_traces(textfont_size=FONT_SIZE - 2)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from .vocabulary import criterion_name, t
 from .learn import ERR_EXAMPLE, SYMBOL, split_gain
 
 #: The page's topics: key -> (English, Chinese).
@@ -23,12 +24,6 @@ PARTS = {
     "ratio": ("Gain ratio", "信息增益比"),
     "scaling": ("Rescaling features", "特征缩放"),
     "orders": ("Growth order", "生长顺序"),
-}
-_CRITERIA = {
-    "entropy": ("Entropy", "信息熵"),
-    "gini": ("Gini index", "基尼系数"),
-    "misclassification": ("Misclassification", "误分类率"),
-    "taylor2": ("second-order Taylor", "二阶泰勒近似"),
 }
 _VALUE_OF = {"entropy": "H(D)", "gini": "Gini(D)", "misclassification": "Err(D)",
              "taylor2": "T₂(D)"}
@@ -146,45 +141,32 @@ SCALING_LATEX = (r"z = \frac{x - \mu}{\sigma},\quad a < b \iff z_a < z_b,\quad "
                  r"= \frac{t - \mu}{\sigma}")
 
 
-def _t(lang, en, zh):
-    return zh if lang == "zh" else en
-
-
-def text(name: str, lang: str = "en") -> str:
-    """One of the page's fixed texts (:data:`TEXTS`)."""
-    return _t(lang, *TEXTS[name])
-
-
 def fmt(x, digits=3) -> str:
     return f"{x:.{digits}f}"
 
 
 def part_names(lang="en") -> dict:
     """The topics' names: key -> name."""
-    return {k: _t(lang, *v) for k, v in PARTS.items()}
+    return {k: t(lang, *v) for k, v in PARTS.items()}
 
 
 # -- the impurity calculator -------------------------------------------------------
 
-def criterion_name(criterion: str, lang: str = "en") -> str:
-    """"Entropy", "Gini index", "Misclassification", "second-order Taylor"."""
-    return _t(lang, *_CRITERIA[criterion])
-
-
 def metric_label(criterion: str, lang: str = "en") -> str:
-    """The calculator's box: "Entropy H(D)", "Gini index Gini(D)"..."""
-    return f"{criterion_name(criterion, lang)} {_VALUE_OF[criterion]}"
+    """The calculator's box and formula heading: "Entropy H(D)", "Gini Gini(D)"..."""
+    name = criterion_name(criterion, lang, short=True)
+    return f"{name[:1].upper()}{name[1:]} {_VALUE_OF[criterion]}"
 
 
 def input_names(lang="en") -> dict:
-    return {"counts": _t(lang, "class counts", "各类样本数"),
-            "p": _t(lang, "probability p (two classes)", "概率 p（两类）")}
+    return {"counts": t(lang, "class counts", "各类样本数"),
+            "p": t(lang, "probability p (two classes)", "概率 p（两类）")}
 
 
 def counts_error(error, escape=str, lang="en") -> str:
     """A :class:`dtree.views.learn.CountsError` in words (the culprit, the
     user's own text, through ``escape``)."""
-    return _t(lang, *_COUNT_ERRORS[error.code]).format(escape(error.token))
+    return t(lang, *_COUNT_ERRORS[error.code]).format(escape(error.token))
 
 
 def err_example_latex(example=ERR_EXAMPLE,
@@ -211,7 +193,7 @@ def symbol_text(symbol: str) -> str:
 def feature_legend(example, escape=str, lang="en") -> str:
     """Which symbol is which feature (the formulas use only symbols)."""
     items = [f"${f.symbol}$ = {escape(f.feature)}" for f in example.features]
-    return _t(lang, "Features: ", "特征：") + " · ".join(items)
+    return t(lang, "Features: ", "特征：") + " · ".join(items)
 
 
 def _counts(counts, classes, escape):
@@ -226,7 +208,7 @@ def branch_legend(fg, example, escape=str) -> str:
 
 
 def class_caption(example, escape=str, lang="en") -> str:
-    return _t(lang, "Classes in the formula: ", "公式中的类别：") + \
+    return t(lang, "Classes in the formula: ", "公式中的类别：") + \
         _counts(example.counts, example.classes, escape)
 
 
@@ -234,11 +216,11 @@ def gain_table(example, lang="en") -> pd.DataFrame:
     """Every feature's conditional entropy and information gain (3 decimals)."""
     features = example.features
     return pd.DataFrame({
-        _t(lang, "feature", "特征"): [f.feature for f in features],
-        _t(lang, "symbol", "记号"): [symbol_text(f.symbol) for f in features],
-        _t(lang, "conditional entropy H(D|A)", "条件熵 H(D|A)"):
+        t(lang, "feature", "特征"): [f.feature for f in features],
+        t(lang, "symbol", "记号"): [symbol_text(f.symbol) for f in features],
+        t(lang, "conditional entropy H(D|A)", "条件熵 H(D|A)"):
             [fmt(f.conditional_entropy) for f in features],
-        _t(lang, "information gain g(D, A)", "信息增益 g(D, A)"): [fmt(f.gain) for f in features],
+        t(lang, "information gain g(D, A)", "信息增益 g(D, A)"): [fmt(f.gain) for f in features],
     })
 
 
@@ -246,7 +228,7 @@ def gain_verdict(example, escape=str, lang="en") -> str:
     """ID3's choice at the root of the loan table, against the book's numbers."""
     best = example.feature(example.best_by_gain)
     name = escape(best.feature)
-    return _t(lang,
+    return t(lang,
               f"ID3 splits the root on {name} (${best.symbol}$), the largest "
               f"information gain, {fmt(best.gain)}. The book prints g(D, A₁…A₄) = 0.083, "
               "0.324, 0.420, 0.363.",
@@ -256,22 +238,22 @@ def gain_verdict(example, escape=str, lang="en") -> str:
 
 def cat_heading(fg, left, right, escape=str, lang="en") -> str:
     """A feature of the cat example and the values on its two branches."""
-    return f"**{escape(fg.feature)}** · " + _t(
+    return f"**{escape(fg.feature)}** · " + t(
         lang, f"left: {escape(left)}, right: {escape(right)}",
         f"左：{escape(left)}，右：{escape(right)}")
 
 
 def cat_gain_table(example, lang="en") -> pd.DataFrame:
     """Every feature's information gain (2 decimals, as the lecture)."""
-    return pd.DataFrame([{_t(lang, "feature", "特征"): fg.feature,
-                          _t(lang, "information gain", "信息增益"): fmt(fg.gain, 2)}
+    return pd.DataFrame([{t(lang, "feature", "特征"): fg.feature,
+                          t(lang, "information gain", "信息增益"): fmt(fg.gain, 2)}
                          for fg in example.features])
 
 
 def cats_verdict(example, escape=str, lang="en") -> str:
     computed = " / ".join(fmt(fg.gain, 2) for fg in example.features)
     best = escape(example.best_by_gain)
-    return _t(lang,
+    return t(lang,
               f"Computed: {computed} (the lecture: 0.28 / 0.03 / 0.12). The root is split on "
               f"{best}, the largest information gain.",
               f"计算结果：{computed}（课程中为 0.28 / 0.03 / 0.12）。根结点按信息增益最大的 "
@@ -282,12 +264,12 @@ def ratio_table(example, lang="en") -> pd.DataFrame:
     """Every feature's branches, gain, split information and gain ratio."""
     features = example.features
     return pd.DataFrame({
-        _t(lang, "feature", "特征"): [f.feature for f in features],
-        _t(lang, "branches", "分支数"): [len(f.branches) for f in features],
-        _t(lang, "information gain g", "信息增益 g"): [fmt(f.gain) for f in features],
-        _t(lang, "split information H_A(D)", "分裂信息 H_A(D)"): [fmt(f.split_info)
+        t(lang, "feature", "特征"): [f.feature for f in features],
+        t(lang, "branches", "分支数"): [len(f.branches) for f in features],
+        t(lang, "information gain g", "信息增益 g"): [fmt(f.gain) for f in features],
+        t(lang, "split information H_A(D)", "分裂信息 H_A(D)"): [fmt(f.split_info)
                                                                 for f in features],
-        _t(lang, "gain ratio g_R", "信息增益比 g_R"): [fmt(f.gain_ratio) for f in features],
+        t(lang, "gain ratio g_R", "信息增益比 g_R"): [fmt(f.gain_ratio) for f in features],
     })
 
 
@@ -297,7 +279,7 @@ def ratio_verdict(example, id_column="ID", escape=str, lang="en") -> str:
     winner = example.feature(example.best_by_ratio)
     by_gain, name = escape(example.best_by_gain), escape(winner.feature)
     gain = fmt(example.feature(example.best_by_gain).gain)
-    return _t(lang,
+    return t(lang,
               f"By information gain (ID3) the root would be split on {by_gain} "
               f"(g = {gain}), a useless tree that memorises the "
               f"rows. Its split information is log₂ 15 = {fmt(ident.split_info)}, so its gain "
@@ -314,7 +296,7 @@ def ratio_verdict(example, id_column="ID", escape=str, lang="en") -> str:
 
 def no_tree(message, lang="en") -> str:
     """``message``: why there is no tree, already escaped."""
-    return _t(lang, "No tree for the current data: ", "当前数据无法生成决策树：") + message
+    return t(lang, "No tree for the current data: ", "当前数据无法生成决策树：") + message
 
 
 def scaling_verdict(report, lang="en") -> tuple[bool, str]:
@@ -322,18 +304,18 @@ def scaling_verdict(report, lang="en") -> tuple[bool, str]:
     partitions, and what is the same or which parts differ."""
     if report.identical_partitions:
         n_nodes = report.model.tree_.node_count
-        return True, _t(
+        return True, t(
             lang,
             f"Same tree: {n_nodes} nodes with the same features and sample counts, every "
             f"one of the {report.n_rows:,} training rows in the same leaf, the same "
             "predictions. Only the thresholds moved.",
             f"同一棵树：{n_nodes} 个结点的特征和样本数都相同，{report.n_rows:,} 个训练样本"
             "全部落在同一个叶结点，预测完全相同，只有阈值变了。")
-    what = [_t(lang, en, zh) for same, en, zh in (
+    what = [t(lang, en, zh) for same, en, zh in (
         (report.same_structure, "the tree's structure", "树的结构"),
         (report.same_leaves, "the leaves of the training rows", "训练样本所在的叶结点"),
         (report.same_predictions, "the predictions", "预测")) if not same]
-    return False, _t(lang, "Differences: ", "不同之处：") + ", ".join(what) + _t(
+    return False, t(lang, "Differences: ", "不同之处：") + ", ".join(what) + t(
         lang,
         ". This can only happen when rounding to float32 merges two neighbouring "
         "values, or with splitter = random.",
@@ -343,18 +325,18 @@ def scaling_verdict(report, lang="en") -> tuple[bool, str]:
 def thresholds_table(frame, lang="en") -> pd.DataFrame:
     """``ScalingReport.thresholds`` as the page shows it (nodes as #n)."""
     return pd.DataFrame({
-        _t(lang, "node", "结点"): [f"#{n}" for n in frame["node"]],
-        _t(lang, "feature", "特征"): frame["feature"],
+        t(lang, "node", "结点"): [f"#{n}" for n in frame["node"]],
+        t(lang, "feature", "特征"): frame["feature"],
         "a": frame["left_max"], "b": frame["right_min"],
-        _t(lang, "threshold t", "阈值 t"): frame["threshold"],
+        t(lang, "threshold t", "阈值 t"): frame["threshold"],
         "z_a": frame["left_max_z"], "z_b": frame["right_min_z"],
-        _t(lang, "threshold t_z", "阈值 t_z"): frame["threshold_z"],
+        t(lang, "threshold t_z", "阈值 t_z"): frame["threshold_z"],
         "t_z·σ + μ": frame["threshold_z_back"],
-        _t(lang, "same cut", "同一切分"): frame["same_cut"],
+        t(lang, "same cut", "同一切分"): frame["same_cut"],
     })
 
 
 def scales_table(report, lang="en") -> pd.DataFrame:
     """The standardised features' means and standard deviations."""
-    return pd.DataFrame({_t(lang, "feature", "特征"): report.columns, "μ": report.mean,
+    return pd.DataFrame({t(lang, "feature", "特征"): report.columns, "μ": report.mean,
                          "σ": report.scale})

@@ -11,6 +11,8 @@ calls these, and writes back what they return.
 
 from __future__ import annotations
 
+from .vocabulary import t
+
 from collections.abc import Callable, Mapping
 
 _MARKDOWN_SPECIAL = set("\\`*_{}[]()#+-.!|<>~$:&")
@@ -20,10 +22,6 @@ def md(text) -> str:
     """User text made literal for Streamlit Markdown (one line)."""
     text = " ".join(str(text).split())
     return "".join("\\" + ch if ch in _MARKDOWN_SPECIAL else ch for ch in text)
-
-
-def _t(lang, en, zh):
-    return zh if lang == "zh" else en
 
 
 # -- readers: each takes the link's text and returns the value, or raises ValueError --
@@ -107,7 +105,7 @@ def link_warning(asked_data, ignored, *, dataset_keys, shown: str, lang="en") ->
         asked = str(asked_data)
         asked = md(asked if len(asked) <= 60 else asked[:59] + "…")
         keys = ", ".join(f"`{key}`" for key in dataset_keys)
-        parts.append(_t(lang,
+        parts.append(t(lang,
                         f"The link asks for the dataset “{asked}”, which is "
                         f"not a built-in one; the keys are {keys} (or a dataset's full "
                         f"title). Showing {md(shown)} instead.",
@@ -115,7 +113,7 @@ def link_warning(asked_data, ignored, *, dataset_keys, shown: str, lang="en") ->
                         f"{keys}（或数据集的完整名称）。现在显示的是{md(shown)}。"))
     if ignored:
         names = ", ".join(f"`{k}`" for k in ignored)
-        parts.append(_t(lang,
+        parts.append(t(lang,
                         f"These link parameters could not be read and were ignored: {names} "
                         "(their defaults are used).",
                         f"以下链接参数无法读取，已被忽略：{names}（使用默认值）。"))

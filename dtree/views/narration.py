@@ -9,6 +9,7 @@ here with :func:`dtree.views.links.md` and shortened with
 
 from __future__ import annotations
 
+from .vocabulary import t, text
 from .links import md
 from .viz import criterion_of, short
 
@@ -66,15 +67,6 @@ TEXTS = {
 }
 
 
-def _t(lang, en, zh):
-    return zh if lang == "zh" else en
-
-
-def text(name: str, lang: str = "en") -> str:
-    """One of :data:`TEXTS` in the language asked for."""
-    return _t(lang, *TEXTS[name])
-
-
 def stop_reason(reason: str, lang: str = "en") -> str:
     """Why a leaf stops (the engine's stop reason, plain text), in ``lang``
     (a reason the table does not know stays in English)."""
@@ -84,10 +76,10 @@ def stop_reason(reason: str, lang: str = "en") -> str:
 def gain_word(criterion: str, lang: str = "en") -> str:
     """What a step's gain is called: gain ratio, or (information) gain."""
     if criterion == "gain_ratio":
-        return _t(lang, "gain ratio", "信息增益比")
+        return t(lang, "gain ratio", "信息增益比")
     if criterion in ENTROPIES:
-        return _t(lang, "gain", "信息增益")
-    return _t(lang, "gain", "增益")
+        return t(lang, "gain", "信息增益")
+    return t(lang, "gain", "增益")
 
 
 def split_phrase(s, lang: str = "en") -> str:
@@ -97,19 +89,19 @@ def split_phrase(s, lang: str = "en") -> str:
         return f"{name} ≤ {s.threshold:.4g}"
     if s.kind == "subset":
         group = md(short(s.branches[0], 60))
-        return _t(lang, f"{name} ∈ {group} or not", f"{name} 是否 ∈ {group}")
+        return t(lang, f"{name} ∈ {group} or not", f"{name} 是否 ∈ {group}")
     values = md(short(', '.join(s.branches), 80))
-    return _t(lang, f"{name}, one branch per value ({values})",
-              f"{name}，每个取值一个分支（{values}）")
+    return t(lang, f"{name}, one branch per value ({values})",
+             f"{name}，每个取值一个分支（{values}）")
 
 
 def branch_sizes(s, lang: str = "en") -> str:
     """The rows each branch of step ``s`` receives."""
     if len(s.children) == 2 and s.kind == "numeric":
-        return _t(lang, f"{s.n_left:,} rows left, {s.n_right:,} right",
-                  f"左侧 {s.n_left:,} 个样本，右侧 {s.n_right:,} 个")
+        return t(lang, f"{s.n_left:,} rows left, {s.n_right:,} right",
+                 f"左侧 {s.n_left:,} 个样本，右侧 {s.n_right:,} 个")
     sizes = ", ".join(f"{n:,}" for n in s.n_children_samples)
-    return _t(lang, f"rows per branch: {sizes}", f"各分支样本数：{sizes}")
+    return t(lang, f"rows per branch: {sizes}", f"各分支样本数：{sizes}")
 
 
 def step_sentence(model, step: int, lang: str = "en") -> str:
@@ -118,12 +110,12 @@ def step_sentence(model, step: int, lang: str = "en") -> str:
     n_steps = len(model.steps_)
     if n_steps == 0:
         reason = md(stop_reason(model.tree_.stop_reason[0] or "no split", lang))
-        return _t(lang, f"The root cannot be split ({reason}): the tree is a single leaf.",
-                  f"根结点无法划分（{reason}）：决策树只有一个叶结点。")
+        return t(lang, f"The root cannot be split ({reason}): the tree is a single leaf.",
+                 f"根结点无法划分（{reason}）：决策树只有一个叶结点。")
     if step == 0:
         s = model.steps_[0]
         phrase = split_phrase(s, lang)
-        return _t(lang, f"**Step 0 of {n_steps}:** the root holds all {s.n_node_samples:,} "
+        return t(lang, f"**Step 0 of {n_steps}:** the root holds all {s.n_node_samples:,} "
                         f"training rows. Next, node #{s.node} is split on {phrase}.",
                   f"**第 0 步（共 {n_steps} 步）：** 根结点包含全部 {s.n_node_samples:,} "
                   f"个训练样本。下一步，结点 #{s.node} 将按 {phrase} 划分。")
@@ -132,7 +124,7 @@ def step_sentence(model, step: int, lang: str = "en") -> str:
     number = s.gain_ratio if criterion == "gain_ratio" else s.gain
     value = f"{gain_word(criterion, lang)} {number:.3f}"
     phrase, sizes = split_phrase(s, lang), branch_sizes(s, lang)
-    return _t(lang, f"**Step {step} of {n_steps}:** node #{s.node} was split on "
+    return t(lang, f"**Step {step} of {n_steps}:** node #{s.node} was split on "
                     f"{phrase} ({sizes}; {value}).",
               f"**第 {step} 步（共 {n_steps} 步）：** 结点 #{s.node} 按 "
               f"{phrase} 划分（{sizes}；{value}）。")
@@ -141,7 +133,7 @@ def step_sentence(model, step: int, lang: str = "en") -> str:
 def colour_legend(best_first: bool, lang: str = "en") -> str:
     """What the tree's colours and extra lines mean (with the priority line
     of best-first growth)."""
-    return _t(lang,
+    return t(lang,
               "Vermillion border: the node split in this step. Blue border: the next node to "
               "split. gain: the split's impurity decrease; g(t): its cost-complexity "
               "(R(t) − R(T_t)) / (|T_t| − 1)"
@@ -158,7 +150,7 @@ def colour_legend(best_first: bool, lang: str = "en") -> str:
 
 def depth_cut_warning(node_count: int, depth_cut: int, lang: str = "en") -> str:
     """Why a large tree is drawn only to a depth."""
-    return _t(lang,
+    return t(lang,
               f"This tree has {node_count:,} nodes; only the first {depth_cut} levels are "
               "drawn (deeper nodes are grey “(...)” boxes). Limit max_depth or max_leaf_nodes "
               "to see all of it.",
@@ -173,12 +165,12 @@ def regions_caption(model, tree, fx: int, fy: int, lang: str = "en") -> str:
     the typical row."""
     used = {int(f) for f in tree.feature[~tree.is_leaf()]} - {fx, fy}
     if not used:
-        return _t(lang, "At this step the tree splits only on these two features: the "
+        return t(lang, "At this step the tree splits only on these two features: the "
                         "rectangles are its leaves.",
                   "这一步的决策树只在这两个特征上划分：每个矩形就是一个叶结点。")
     names = model.feature_names_in_
     others = md(", ".join(short(names[f], 30) for f in sorted(used)))
-    return _t(lang,
+    return t(lang,
               f"The tree also splits on {others}: the plane shown is the slice where every "
               "other feature is at its training median (numeric) or its most common value "
               "(categorical), so the rectangles are exactly the leaves met there. Points are "
@@ -190,14 +182,14 @@ def regions_caption(model, tree, fx: int, fy: int, lang: str = "en") -> str:
 
 def score_metric(model, lang: str = "en") -> str:
     """The score the Accuracy (or R²) tab plots: accuracy for a classifier."""
-    return _t(lang, "accuracy", "准确率") if hasattr(model, "classes_") else "R²"
+    return t(lang, "accuracy", "准确率") if hasattr(model, "classes_") else "R²"
 
 
 def score_sentence(train, test, step: int, metric: str, has_test: bool,
                    lang: str = "en") -> str:
     """The scores at ``step`` (``train``, ``test``: one score per step)."""
-    words = _t(lang, f"At step {step}: train {metric} {train[step]:.3f}",
-               f"第 {step} 步：训练集{metric} {train[step]:.3f}")
+    words = t(lang, f"At step {step}: train {metric} {train[step]:.3f}",
+              f"第 {step} 步：训练集{metric} {train[step]:.3f}")
     if has_test:
-        words += _t(lang, f", test {metric} {test[step]:.3f}", f"，测试集{metric} {test[step]:.3f}")
-    return words + _t(lang, ".", "。")
+        words += t(lang, f", test {metric} {test[step]:.3f}", f"，测试集{metric} {test[step]:.3f}")
+    return words + t(lang, ".", "。")

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import KIND_NAMES, branch_labels, feature_importances, tree_input
+from .. import KIND_NAMES, CodedError, branch_labels, feature_importances, tree_input
 
 __all__ = ["Branch", "Decision", "LeafShare", "Prediction", "explain_prediction",
            "rule_text", "explanation", "importances_at", "importance_terms",
@@ -189,9 +189,9 @@ def normalise_sample(model, x) -> dict:
             try:
                 out[name] = float(v)
             except (TypeError, ValueError):
-                raise ValueError(f"Feature {name!r} is numeric; got {v!r}.") from None
+                raise CodedError("sample_not_numeric", name=name, value=v) from None
             if math.isinf(out[name]):
-                raise ValueError(f"Feature {name!r}: infinity is not a value a tree can route.")
+                raise CodedError("sample_infinite", name=name)
     return out
 
 

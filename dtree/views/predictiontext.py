@@ -17,6 +17,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
+from .vocabulary import t, text
 from .links import md
 from .prediction import _categorical, _is_missing, feature_names, fmt_value, rule_text
 from .viz import short
@@ -71,15 +72,6 @@ TEXTS = {
 #: The prediction as a mixture of the leaves reached (C4.5's missing values).
 MIXTURE_LATEX = (r"p(y \mid x) = \sum_{\ell} w_{\ell}\, p_{\ell}(y), \qquad "
                  r"\sum_{\ell} w_{\ell} = 1")
-
-
-def _t(lang, en, zh):
-    return zh if lang == "zh" else en
-
-
-def text(name: str, lang: str = "en") -> str:
-    """One of :data:`TEXTS` in the language asked for."""
-    return _t(lang, *TEXTS[name])
 
 
 # ---------------------------------------------------------------------------
@@ -171,8 +163,8 @@ def shown_value(v):
 def sample_table(sample: dict, lang: str = "en") -> pd.DataFrame:
     """The sample's feature names and values, Markdown-escaped."""
     return pd.DataFrame({
-        _t(lang, "feature", "特征"): [md(n) for n in sample],
-        _t(lang, "value", "取值"): [md(fmt_value(None if _is_missing(v) else shown_value(v)))
+        t(lang, "feature", "特征"): [md(n) for n in sample],
+        t(lang, "value", "取值"): [md(fmt_value(None if _is_missing(v) else shown_value(v)))
                                   for v in sample.values()]})
 
 
@@ -184,18 +176,18 @@ def sample_table(sample: dict, lang: str = "en") -> pd.DataFrame:
 def headline(result, lang: str = "en") -> str:
     """"#### Prediction: …" (the class, or the value of a regression)."""
     if result.is_classifier:
-        name, value = _t(lang, "Prediction", "预测类别"), md(fmt_value(shown_value(result.prediction)))
+        name, value = t(lang, "Prediction", "预测类别"), md(fmt_value(shown_value(result.prediction)))
     else:
-        name, value = _t(lang, "Prediction", "预测值"), f"{result.prediction:.4g}"
-    return f"#### {name}{_t(lang, ': ', '：')}{value}"
+        name, value = t(lang, "Prediction", "预测值"), f"{result.prediction:.4g}"
+    return f"#### {name}{t(lang, ': ', '：')}{value}"
 
 
 def tree_of(step, n_steps: int, lang: str = "en") -> str:
     """Which tree predicted: the one after ``step`` steps (None: the final one)."""
     if step is None:
-        return _t(lang, "on the final tree", "最终的树")
-    return _t(lang, f"on the tree after step {step} of {n_steps}",
-              f"第 {step} 步（共 {n_steps} 步）之后的树")
+        return t(lang, "on the final tree", "最终的树")
+    return t(lang, f"on the tree after step {step} of {n_steps}",
+             f"第 {step} 步（共 {n_steps} 步）之后的树")
 
 
 def decision_table(result, lang: str = "en") -> pd.DataFrame:
@@ -203,10 +195,10 @@ def decision_table(result, lang: str = "en") -> pd.DataFrame:
     under C4.5's rule for missing values)."""
     rows = []
     for d in result.decisions:
-        row = {_t(lang, "node", "结点"): f"#{d.node_id}",
-               _t(lang, "decision", "判断"): md(rule_text(d, lang))}
+        row = {t(lang, "node", "结点"): f"#{d.node_id}",
+               t(lang, "decision", "判断"): md(rule_text(d, lang))}
         if result.fractional:
-            row[_t(lang, "weight arriving", "到达时的权重")] = f"{d.weight:.3f}"
+            row[t(lang, "weight arriving", "到达时的权重")] = f"{d.weight:.3f}"
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -214,7 +206,7 @@ def decision_table(result, lang: str = "en") -> pd.DataFrame:
 def leaf_table(result, lang: str = "en") -> pd.DataFrame:
     """The leaves reached, their weights w and distributions p (or means),
     w·p, and a last row Σ whose w·p is the prediction's distribution."""
-    leaf_word, mean = _t(lang, "leaf", "叶结点"), _t(lang, "mean", "均值")
+    leaf_word, mean = t(lang, "leaf", "叶结点"), t(lang, "mean", "均值")
     rows = []
     for leaf in result.leaves:
         row = {leaf_word: f"#{leaf.node_id}", "w": f"{leaf.weight:.3f}"}
@@ -248,20 +240,20 @@ def leaf_table(result, lang: str = "en") -> pd.DataFrame:
 def importance_caption(step: int, n_steps: int, lang: str = "en") -> str:
     """Which splits the importances after ``step`` of ``n_steps`` count."""
     if step == n_steps:
-        return text("fully_grown", lang)
-    return _t(lang, f"After {step} of {n_steps} steps: only the splits made so far count.",
-              f"第 {step} 步（共 {n_steps} 步）之后：只计入到目前为止的划分。")
+        return text(TEXTS, "fully_grown", lang)
+    return t(lang, f"After {step} of {n_steps} steps: only the splits made so far count.",
+             f"第 {step} 步（共 {n_steps} 步）之后：只计入到目前为止的划分。")
 
 
 def summary_table(summary: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
     """:func:`dtree.views.prediction.importance_summary` as text: per
     feature, the nodes split on it, its sum of terms and its importance."""
     return pd.DataFrame({
-        _t(lang, "feature", "特征"): [md(short(n, 40)) for n in summary["feature_name"]],
-        _t(lang, "splits on it (nodes)", "在其上划分的结点"): [
+        t(lang, "feature", "特征"): [md(short(n, 40)) for n in summary["feature_name"]],
+        t(lang, "splits on it (nodes)", "在其上划分的结点"): [
             ", ".join(f"#{v}" for v in nodes) or "–" for nodes in summary["nodes"]],
         "Σ (Nt/N)·Δ(t)": [f"{v:.4f}" for v in summary["sum"]],
-        _t(lang, "importance", "重要性"): [f"{v:.4f}" for v in summary["importance"]],
+        t(lang, "importance", "重要性"): [f"{v:.4f}" for v in summary["importance"]],
     })
 
 
@@ -269,9 +261,9 @@ def terms_table(terms: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
     """:func:`dtree.views.prediction.importance_terms` as text: every
     split's Nt, N, I(t), children's impurity, Δ(t) and term."""
     return pd.DataFrame({
-        _t(lang, "step", "步"): terms["step"].astype(int),
-        _t(lang, "node", "结点"): [f"#{v}" for v in terms["node"]],
-        _t(lang, "feature", "特征"): [md(short(n, 40)) for n in terms["feature_name"]],
+        t(lang, "step", "步"): terms["step"].astype(int),
+        t(lang, "node", "结点"): [f"#{v}" for v in terms["node"]],
+        t(lang, "feature", "特征"): [md(short(n, 40)) for n in terms["feature_name"]],
         "Nt": [f"{v:.4g}" for v in terms["N_t"]],
         "N": [f"{v:.4g}" for v in terms["N"]],
         "I(t)": [f"{v:.4f}" for v in terms["impurity"]],

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .pruneview import _t, fmt
+from .vocabulary import t, text
+from .pruneview import fmt
 from .viz import JUST_SPLIT, NEXT_SPLIT
 
 VIEWS = ("ccp", "steps", "rep_pep", "ebp")
@@ -146,18 +147,13 @@ def ccp_latex(narrow: bool = False) -> str:
     return r",\qquad ".join(CCP_FORMULAS)
 
 
-def text(name: str, lang: str = "en") -> str:
-    """One of :data:`TEXTS` in the language."""
-    return _t(lang, *TEXTS[name])
-
-
 def view_name(view: str, lang: str = "en") -> str:
-    return _t(lang, *_VIEW_NAMES[view])
+    return t(lang, *_VIEW_NAMES[view])
 
 
 def step_labels(bar: str, lang: str = "en") -> list:
     """The four button labels of a stepping bar of :data:`STEP_BUTTONS`."""
-    return [_t(lang, *pair) for pair in STEP_BUTTONS[bar]]
+    return [t(lang, *pair) for pair in STEP_BUTTONS[bar]]
 
 
 # -- tables and marks ----------------------------------------------------------------
@@ -254,7 +250,7 @@ def one_se_sentence(cv, lang="en") -> str:
     best, limit, chosen = one_se_rule(cv)
     row, pick = cv.iloc[best], cv.iloc[chosen]
     a_min, a_1se = fmt(row.alpha), fmt(pick.alpha)
-    return _t(
+    return t(
         lang,
         f"**1-SE rule** (as rpart's plotcp): the smallest CV error is "
         f"{fmt(row.cv_error)} ± {fmt(row.cv_se)} (SE) at α = {a_min} "
@@ -269,7 +265,7 @@ def one_se_sentence(cv, lang="en") -> str:
 
 def cv_caption(folds, n_train, has_test, lang="en") -> str:
     """How the cross-validation and the test errors were measured."""
-    return _t(
+    return t(
         lang,
         f"{folds}-fold cross-validation on the {n_train:,} training rows "
         "(each fold's tree is pruned at the geometric middle of T_k's α interval); "
@@ -284,7 +280,7 @@ def cv_caption(folds, n_train, has_test, lang="en") -> str:
 
 def at_alpha_sentence(label, k, pruned, full, lang="en") -> str:
     """What pruning at α (shown as ``label``) did: ``k`` collapses."""
-    return _t(
+    return t(
         lang,
         f"**At α = {label}:** {k} weakest-link collapse(s) (every g(t) ≤ α); the "
         f"pruned tree has {pruned.n_leaves} leaves and {pruned.node_count} nodes "
@@ -295,7 +291,7 @@ def at_alpha_sentence(label, k, pruned, full, lang="en") -> str:
 
 
 def weakest_sentence(node_id, lang="en") -> str:
-    return _t(lang,
+    return t(lang,
               f"Weakest link: node #{node_id}. At this α collapsing it still costs more than "
               "keeping it; the two costs meet at α = g(t):",
               f"最弱环节：结点 #{node_id}。在当前 α 下剪掉它的代价仍高于保留它；"
@@ -307,13 +303,13 @@ def step_sentence(seq, k, lang="en") -> str:
     n = len(seq)
     if k == 0:
         leaves = seq.tree_at(0).n_leaves
-        return _t(lang,
+        return t(lang,
                   f"**Step 0 of {n}:** the full tree T₀, {leaves} leaves, "
                   f"R(T) = {fmt(seq.impurities[0])}.",
                   f"**第 0 步（共 {n} 步）：** 完整的树 T₀，{leaves} 个叶结点，"
                   f"R(T) = {fmt(seq.impurities[0])}。")
     s = seq.steps[k - 1]
-    return _t(lang,
+    return t(lang,
               f"**Step {k} of {n}:** node #{s.node_id} was the weakest link and became a "
               f"leaf, removing {s.n_removed} node(s); the tree now has {s.total_leaves} "
               f"leaves and R(T) = {fmt(s.total_cost)}.",
@@ -323,7 +319,7 @@ def step_sentence(seq, k, lang="en") -> str:
 
 
 def effective_alpha_caption(step, lang="en") -> str:
-    return _t(lang,
+    return t(lang,
               f"So for every α ≥ {fmt(step.alpha)} the subtree below node #{step.node_id} is "
               "pruned (its effective α).",
               f"因此当 α ≥ {fmt(step.alpha)} 时，结点 #{step.node_id} 下的子树被剪掉"
@@ -333,14 +329,14 @@ def effective_alpha_caption(step, lang="en") -> str:
 def next_step_sentence(seq, k, lang="en") -> str:
     if k < len(seq):
         nxt = seq.steps[k]
-        return _t(lang, f"Next: node #{nxt.node_id}, g(t) = {fmt(nxt.alpha)}.",
-                  f"下一步：结点 #{nxt.node_id}，g(t) = {fmt(nxt.alpha)}。")
-    return _t(lang, "The root is a leaf: the sequence is complete.",
-              "根结点已成为叶结点：剪枝序列结束。")
+        return t(lang, f"Next: node #{nxt.node_id}, g(t) = {fmt(nxt.alpha)}.",
+                 f"下一步：结点 #{nxt.node_id}，g(t) = {fmt(nxt.alpha)}。")
+    return t(lang, "The root is a leaf: the sequence is complete.",
+             "根结点已成为叶结点：剪枝序列结束。")
 
 
 def rep_intro(n_test, classifier, lang="en") -> str:
-    return _t(
+    return t(
         lang,
         f"Validation set: **the test split** ({n_test:,} rows) — so after REP the "
         "test error is no longer an independent estimate. Bottom-up, a node becomes a leaf "
@@ -354,7 +350,7 @@ def rep_intro(n_test, classifier, lang="en") -> str:
 def rep_summary(result, full, classifier, lang="en") -> str:
     record = result.record
     n_cut = len(pruned_ids(record))
-    return _t(lang,
+    return t(lang,
               f"{n_cut} node(s) pruned: {full.n_leaves} → {result.tree.n_leaves} "
               f"leaves; validation {'errors' if classifier else 'squared error'} "
               f"{fmt(record.attrs['errors_start'])} → "
@@ -366,7 +362,7 @@ def rep_summary(result, full, classifier, lang="en") -> str:
 
 
 def rep_verdict(pruned, lang="en") -> str:
-    return _t(lang,
+    return t(lang,
               "→ prune (as a leaf it does no worse)" if pruned else
               "→ keep (the subtree does better)",
               "→ 剪枝（作为叶结点不比子树差）" if pruned else "→ 保留（子树更好）")
@@ -374,7 +370,7 @@ def rep_verdict(pruned, lang="en") -> str:
 
 def pep_summary(result, full, lang="en") -> str:
     n_cut = len(pruned_ids(result.record))
-    return _t(lang,
+    return t(lang,
               f"{n_cut} node(s) pruned: {full.n_leaves} → {result.tree.n_leaves} "
               "leaves. Nodes below a pruned node are not looked at.",
               f"剪掉 {n_cut} 个结点：叶结点 {full.n_leaves} → {result.tree.n_leaves}。"
@@ -382,14 +378,14 @@ def pep_summary(result, full, lang="en") -> str:
 
 
 def pep_verdict(pruned, lang="en") -> str:
-    return _t(lang, "→ prune" if pruned else "→ keep", "→ 剪枝" if pruned else "→ 保留")
+    return t(lang, "→ prune" if pruned else "→ keep", "→ 剪枝" if pruned else "→ 保留")
 
 
 def ebp_summary(cf, decisions, full, pruned, lang="en") -> str:
     """How many nodes EBP at confidence ``cf`` pruned and raised."""
     n_pruned = int((decisions["decision"] == "prune").sum())
     n_raised = int((decisions["decision"] == "raise").sum())
-    return _t(lang,
+    return t(lang,
               f"CF = {fmt(cf)}: {n_pruned} node(s) pruned, {n_raised} branch(es) "
               f"raised: {full.n_leaves} → {pruned.n_leaves} leaves.",
               f"CF = {fmt(cf)}：剪掉 {n_pruned} 个结点，提升 {n_raised} 个分支："
@@ -399,7 +395,7 @@ def ebp_summary(cf, decisions, full, pruned, lang="en") -> str:
 def ebp_sentence(row, k, n, lang="en") -> str:
     """EBP's decision ``k`` of ``n`` (a row of ``ebp_decisions``), in Markdown."""
     nid, b = int(row["node_id"]), int(row["branch_id"])
-    moved = "" if row["split_of_id"] == row["node_id"] else _t(
+    moved = "" if row["split_of_id"] == row["node_id"] else t(
         lang,
         f" (now holding the split of node #{int(row['split_of_id'])}, raised into it)",
         f"（现在是提升上来的结点 #{int(row['split_of_id'])} 的划分）")
@@ -417,8 +413,8 @@ def ebp_sentence(row, k, n, lang="en") -> str:
                  "its largest branch.",
                  "被保留：子树的估计错误数比作为叶结点时、也比最大分支都少。"),
     }[row["decision"]]
-    return _t(lang, f"**Decision {k} of {n}:** node #{nid}{moved} {what[0]}",
-              f"**第 {k} 个决定（共 {n} 个）：** 结点 #{nid}{moved}{what[1]}")
+    return t(lang, f"**Decision {k} of {n}:** node #{nid}{moved} {what[0]}",
+             f"**第 {k} 个决定（共 {n} 个）：** 结点 #{nid}{moved}{what[1]}")
 
 
 # -- the page's other sentences and labels --------------------------------------------
@@ -427,7 +423,7 @@ def about_tree(title, criterion, tree, n_train, escape=str, lang="en") -> str:
     """The dataset, the criterion and the size of the tree to prune (the
     title and the criterion go through ``escape``)."""
     title, criterion = escape(title), escape(criterion)
-    return _t(lang,
+    return t(lang,
               f"**{title}** · criterion {criterion} · "
               f"{tree.n_leaves} leaves, {tree.node_count} nodes, depth {tree.max_depth} · "
               f"{n_train:,} training rows",
@@ -438,7 +434,7 @@ def about_tree(title, criterion, tree, n_train, escape=str, lang="en") -> str:
 
 def single_leaf(reason, lang="en") -> str:
     """The tree is one leaf; ``reason``: why it stopped, translated and escaped."""
-    return _t(lang,
+    return t(lang,
               f"The tree is a single leaf ({reason}): there is nothing to prune. "
               "Turn on “Grow the full tree first” or relax the Grow page's limits.",
               f"这棵树只有一个叶结点（{reason}）：没有可剪的分支。"
@@ -448,7 +444,7 @@ def single_leaf(reason, lang="en") -> str:
 
 def depth_cut(levels, lang="en") -> str:
     """Under a tree drawn only to ``levels`` levels."""
-    return _t(lang, f"Large tree: only the first {levels} levels are drawn "
+    return t(lang, f"Large tree: only the first {levels} levels are drawn "
                     "(deeper nodes are grey “(...)” boxes).",
               f"树很大：只画出前 {levels} 层（更深的结点画成灰色“(...)”框）。")
 
@@ -457,14 +453,14 @@ def full_tree_toggle(nodes, lang="en", short=False) -> str:
     """The switch that draws a full tree too large to draw whole (``short``:
     presenter mode's narrow column)."""
     if short:
-        return _t(lang, f"Draw it ({nodes:,} nodes)", f"画出（{nodes:,} 个结点）")
-    return _t(lang, f"Draw the full tree too ({nodes:,} nodes), pruned branches greyed",
-              f"同时画出完整的树（{nodes:,} 个结点），被剪掉的分支为灰色")
+        return t(lang, f"Draw it ({nodes:,} nodes)", f"画出（{nodes:,} 个结点）")
+    return t(lang, f"Draw the full tree too ({nodes:,} nodes), pruned branches greyed",
+             f"同时画出完整的树（{nodes:,} 个结点），被剪掉的分支为灰色")
 
 
 def full_tree_help(nodes, most, lang="en") -> str:
     """Why the full tree waits for the switch."""
-    return _t(lang, f"A tree of more than {most} nodes is drawn only to the depth where "
+    return t(lang, f"A tree of more than {most} nodes is drawn only to the depth where "
                     f"{most} nodes fit, and laying it out takes the browser a while, so "
                     f"the full tree ({nodes:,} nodes) is drawn when you ask.",
               f"超过 {most} 个结点的树只画到能容纳 {most} 个结点的深度，"
@@ -472,21 +468,21 @@ def full_tree_help(nodes, most, lang="en") -> str:
 
 
 def cv_spinner(folds, lang="en") -> str:
-    return _t(lang, f"Cross-validating: growing and pruning {folds} trees…",
-              f"交叉验证中：生长并剪枝 {folds} 棵树…")
+    return t(lang, f"Cross-validating: growing and pruning {folds} trees…",
+             f"交叉验证中：生长并剪枝 {folds} 棵树…")
 
 
 def choice_labels(label_1se, label_min, lang="en") -> tuple[str, str]:
     """The buttons that use the 1-SE rule's α and the minimum CV error's
     (their α shown as the slider's labels)."""
-    return (_t(lang, f"Use the 1-SE choice (α = {label_1se})",
-               f"采用 1-SE 规则（α = {label_1se}）"),
-            _t(lang, f"Use the minimum CV error (α = {label_min})",
-               f"采用最小 CV 误差（α = {label_min}）"))
+    return (t(lang, f"Use the 1-SE choice (α = {label_1se})",
+              f"采用 1-SE 规则（α = {label_1se}）"),
+            t(lang, f"Use the minimum CV error (α = {label_min})",
+              f"采用最小 CV 误差（α = {label_min}）"))
 
 
 def counter(k, n, what="step", lang="en") -> str:
     """Presenter mode's "**step k / n**" ("decision" for EBP's)."""
     if what == "decision":
-        return _t(lang, f"**decision {k} / {n}**", f"**第 {k} / {n} 个决定**")
-    return _t(lang, f"**step {k} / {n}**", f"**第 {k} / {n} 步**")
+        return t(lang, f"**decision {k} / {n}**", f"**第 {k} / {n} 个决定**")
+    return t(lang, f"**step {k} / {n}**", f"**第 {k} / {n} 步**")

@@ -24,6 +24,7 @@ import threading
 import numpy as np
 import pandas as pd
 
+from .vocabulary import t
 from .. import OKABE_ITO, distinct_subtrees
 from .explain import SYMBOL, leaves_under
 from .viz import (FONT_SIZE, JUST_SPLIT, _layout, drawn_dot, fitting_direction, line_mode,
@@ -40,10 +41,6 @@ CV_COLOUR = OKABE_ITO[5]
 TEST_COLOUR = OKABE_ITO[2]
 #: At most this many trees are labelled along the error chart's axes.
 MAX_TICKS = 20
-
-
-def _t(lang, en, zh):
-    return zh if lang == "zh" else en
 
 
 # ---------------------------------------------------------------------------
@@ -161,7 +158,7 @@ def tree_dot(model, tree, *, g_by_id=None, highlight=None, lines_by_id=None, lan
         if not leaf[i] and g_by_id is not None and np.isfinite(g_by_id.get(nid, np.nan)):
             extra.insert(0, f"g(t) = {fmt(g_by_id[nid])}")
         if leaf[i] and tree.stop_reason[i] == "pruned":
-            extra.append(_t(lang, "(pruned)", "（已剪枝）"))
+            extra.append(t(lang, "(pruned)", "（已剪枝）"))
         if extra:
             lines[i] = extra
     marks = {index[nid]: colour for nid, colour in (highlight or {}).items() if nid in index}
@@ -199,7 +196,7 @@ def greyed_dot(model, tree, keep, *, collapsed=(), g_by_id=None, highlight=None,
             if not leaf[i] and keep[i] and np.isfinite(g_by_id.get(nid, np.nan)):
                 lines[i] = [f"g(t) = {fmt(g_by_id[nid])}"]
     for nid in collapsed:
-        lines.setdefault(index[nid], []).append(_t(lang, "(pruned here)", "（在此剪枝）"))
+        lines.setdefault(index[nid], []).append(t(lang, "(pruned here)", "（在此剪枝）"))
     marks = {index[nid]: JUST_SPLIT for nid in collapsed}
     marks.update({index[nid]: colour for nid, colour in (highlight or {}).items()})
     dot, info = _export(model, tree, lines, marks, rankdir, fontsize, lang, compact)
@@ -263,11 +260,11 @@ def path_figure(seq, alpha=None, lang="en", height=400):
         line={"color": TRAIN_COLOUR, "width": 3}, marker={"size": 8},
         name="R(T)", hovertemplate="α = %{x:.4g}<br>R(T) = %{y:.4g}<extra></extra>"))
     _alpha_line(fig, alpha)
-    return _big(fig, height, _t(lang, "Total leaf impurity R(T) against α",
-                                "叶结点总不纯度 R(T) 随 α 的变化"),
-                   xaxis_title=_t(lang, "effective α", "有效 α"),
-                   yaxis_title=_t(lang, "R(T) (leaf impurity, weighted)",
-                                  "R(T)（叶结点加权不纯度之和）"))
+    return _big(fig, height, t(lang, "Total leaf impurity R(T) against α",
+                               "叶结点总不纯度 R(T) 随 α 的变化"),
+                   xaxis_title=t(lang, "effective α", "有效 α"),
+                   yaxis_title=t(lang, "R(T) (leaf impurity, weighted)",
+                                 "R(T)（叶结点加权不纯度之和）"))
 
 
 def leaves_figure(seq, alpha=None, lang="en", height=400):
@@ -280,9 +277,9 @@ def leaves_figure(seq, alpha=None, lang="en", height=400):
         hovertemplate="α = %{x:.4g}<br>|T| = %{y}<extra></extra>"))
     _alpha_line(fig, alpha)
     fig.update_yaxes(rangemode="tozero")
-    return _big(fig, height, _t(lang, "Number of leaves |T| against α", "叶结点数 |T| 随 α 的变化"),
-                   xaxis_title=_t(lang, "effective α", "有效 α"),
-                   yaxis_title=_t(lang, "leaves |T|", "叶结点数 |T|"))
+    return _big(fig, height, t(lang, "Number of leaves |T| against α", "叶结点数 |T| 随 α 的变化"),
+                   xaxis_title=t(lang, "effective α", "有效 α"),
+                   yaxis_title=t(lang, "leaves |T|", "叶结点数 |T|"))
 
 
 def error_frame(cv, holdout=None):
@@ -318,40 +315,40 @@ def error_figure(cv, holdout=None, alpha=None, lang="en", regression=False, heig
 
     data = error_frame(cv, holdout)
     x = np.arange(len(data))
-    metric = _t(lang, "mean squared error", "均方误差") if regression else \
-        _t(lang, "misclassification rate", "误分类率")
+    metric = t(lang, "mean squared error", "均方误差") if regression else \
+        t(lang, "misclassification rate", "误分类率")
     best, limit, chosen = one_se_rule(cv)
     mode = line_mode(len(data))
     fig = go.Figure()
     hover = "T_%{x}: %{y:.4g}<extra>%{fullData.name}</extra>"
     fig.add_trace(go.Scatter(x=x, y=data["train_error"], mode=mode,
-                             name=_t(lang, "training", "训练集"), hovertemplate=hover,
+                             name=t(lang, "training", "训练集"), hovertemplate=hover,
                              line={"color": TRAIN_COLOUR, "width": 3}, marker={"size": 8}))
     fig.add_trace(go.Scatter(
         x=x, y=data["cv_error"], mode=mode,
-        name=_t(lang, f"{cv.attrs.get('cv', '')}-fold CV ± 1 SE",
-                f"{cv.attrs.get('cv', '')} 折交叉验证 ± 1 SE"),
+        name=t(lang, f"{cv.attrs.get('cv', '')}-fold CV ± 1 SE",
+               f"{cv.attrs.get('cv', '')} 折交叉验证 ± 1 SE"),
         error_y={"type": "data", "array": data["cv_se"], "visible": True, "thickness": 2,
                  "width": 6},
         hovertemplate=hover, line={"color": CV_COLOUR, "width": 3}, marker={"size": 9}))
     if data["test_error"].notna().any():
         fig.add_trace(go.Scatter(x=x, y=data["test_error"], mode=mode,
-                                 name=_t(lang, "test", "测试集"), hovertemplate=hover,
+                                 name=t(lang, "test", "测试集"), hovertemplate=hover,
                                  line={"color": TEST_COLOUR, "width": 3, "dash": "dot"},
                                  marker={"size": 8, "symbol": "square"}))
     # the 1-SE line as a trace, so that the legend names it (a text label on
     # the chart would sit on some curve or other)
     fig.add_trace(go.Scatter(x=[-0.5, len(data) - 0.5], y=[limit, limit], mode="lines",
-                             name=_t(lang, "min CV error + 1 SE", "最小 CV 误差 + 1 SE"),
+                             name=t(lang, "min CV error + 1 SE", "最小 CV 误差 + 1 SE"),
                              line={"color": CV_COLOUR, "width": 2, "dash": "dash"},
                              hovertemplate="%{y:.4g}<extra>%{fullData.name}</extra>"))
     fig.add_trace(go.Scatter(x=[chosen], y=[data["cv_error"].iloc[chosen]], mode="markers",
-                             name=_t(lang, "1-SE choice", "1-SE 规则的选择"),
+                             name=t(lang, "1-SE choice", "1-SE 规则的选择"),
                              hovertemplate=hover,
                              marker={"size": 22, "symbol": "star", "color": "#F0E442",
                                      "line": {"color": "#000", "width": 1.5}}))
     fig.add_trace(go.Scatter(x=[best], y=[data["cv_error"].iloc[best]], mode="markers",
-                             name=_t(lang, "minimum CV error", "最小 CV 误差"),
+                             name=t(lang, "minimum CV error", "最小 CV 误差"),
                              hovertemplate=hover,
                              marker={"size": 16, "symbol": "diamond-open", "color": "#000",
                                      "line": {"width": 2.5}}))
@@ -365,8 +362,8 @@ def error_figure(cv, holdout=None, alpha=None, lang="en", regression=False, heig
     fig.add_trace(go.Scatter(x=ends, y=data["cv_error"].iloc[ends], xaxis="x2", mode="markers",
                              marker={"opacity": 0}, hoverinfo="skip", showlegend=False))
     span = [-0.5, len(data) - 0.5]
-    _big(fig, height, _t(lang, "Error of each pruned tree T_k", "每棵剪枝子树 T_k 的误差"),
-         xaxis_title=_t(lang, "α (each point: a pruned tree T_k)",
+    _big(fig, height, t(lang, "Error of each pruned tree T_k", "每棵剪枝子树 T_k 的误差"),
+         xaxis_title=t(lang, "α (each point: a pruned tree T_k)",
                                               "α（每个点是一棵剪枝子树 T_k）"),
             yaxis_title=metric)
     every = -(-len(data) // MAX_TICKS)  # label at most MAX_TICKS trees
@@ -376,7 +373,7 @@ def error_figure(cv, holdout=None, alpha=None, lang="en", regression=False, heig
                "range": span, "tickangle": -45 if len(ticks) > 8 else 0},
         xaxis2={"overlaying": "x", "side": "top", "tickmode": "array", "tickvals": ticks,
                 "ticktext": [str(v) for v in data["n_leaves"][::every]], "range": span,
-                "title": {"text": _t(lang, "leaves |T|", "叶结点数 |T|"),
+                "title": {"text": t(lang, "leaves |T|", "叶结点数 |T|"),
                           "font": {"size": FONT_SIZE}},
                 "tickfont": {"size": FONT_SIZE - 2}, "showgrid": False},
         title={"y": 0.98, "yanchor": "top"},
@@ -397,30 +394,30 @@ def node_table(table, lang="en"):
     R(T_t), |T_t|, g(t) and the weakest link (the next to collapse)."""
     internal = table[~table["is_leaf"]]
     return pd.DataFrame({
-        _t(lang, "node", "结点"): internal["node_id"].to_numpy(),
+        t(lang, "node", "结点"): internal["node_id"].to_numpy(),
         "R(t)": internal["R_t"].to_numpy(),
         "R(T_t)": internal["R_Tt"].to_numpy(),
         "|T_t|": internal["n_leaves"].to_numpy(),
         "g(t)": internal["g"].to_numpy(),
-        _t(lang, "weakest link", "最弱环节"): internal["weakest_link"].to_numpy(),
+        t(lang, "weakest link", "最弱环节"): internal["weakest_link"].to_numpy(),
     })
 
 
 def _decision(pruned, lang):
-    return [_t(lang, "prune", "剪枝") if p else _t(lang, "keep", "保留") for p in pruned]
+    return [t(lang, "prune", "剪枝") if p else t(lang, "keep", "保留") for p in pruned]
 
 
 def rep_table(record, regression=False, lang="en"):
     """Reduced-error pruning's decisions, one row per internal node in the
     order they were made (bottom-up)."""
-    what = _t(lang, "squared error", "平方误差") if regression else _t(lang, "errors", "误判数")
+    what = t(lang, "squared error", "平方误差") if regression else t(lang, "errors", "误判数")
     return pd.DataFrame({
-        _t(lang, "node", "结点"): record["node_id"].to_numpy(),
-        _t(lang, "validation rows", "验证样本数"): record["n_val"].to_numpy(),
+        t(lang, "node", "结点"): record["node_id"].to_numpy(),
+        t(lang, "validation rows", "验证样本数"): record["n_val"].to_numpy(),
         "|T_t|": record["n_leaves"].to_numpy(),
-        _t(lang, f"{what} as subtree", f"子树的{what}"): record["errors_before"].to_numpy(),
-        _t(lang, f"{what} as leaf", f"作为叶结点的{what}"): record["errors_after"].to_numpy(),
-        _t(lang, "decision", "决定"): _decision(record["pruned"], lang),
+        t(lang, f"{what} as subtree", f"子树的{what}"): record["errors_before"].to_numpy(),
+        t(lang, f"{what} as leaf", f"作为叶结点的{what}"): record["errors_after"].to_numpy(),
+        t(lang, "decision", "决定"): _decision(record["pruned"], lang),
     })
 
 
@@ -430,14 +427,14 @@ def pep_table(record, lang="en"):
     E(T_t) = (errors of the leaves) + 0.5 |T_t|, its SE, E(T_t) + SE and
     E(t) = e(t) + 0.5 (the node as a leaf)."""
     return pd.DataFrame({
-        _t(lang, "node", "结点"): record["node_id"].to_numpy(),
+        t(lang, "node", "结点"): record["node_id"].to_numpy(),
         "N(t)": record["N"].to_numpy(),
         "|T_t|": record["n_leaves"].to_numpy(),
         "E(T_t)": record["E_T"].to_numpy(),
         "SE": record["std_T"].to_numpy(),
         "E(T_t)+SE": record["upper"].to_numpy(),
         "E(t)": record["E_leaf"].to_numpy(),
-        _t(lang, "decision", "决定"): _decision(record["pruned"], lang),
+        t(lang, "decision", "决定"): _decision(record["pruned"], lang),
     })
 
 
@@ -458,16 +455,16 @@ def ebp_table(record, lang="en"):
     sum over its leaves) and of the largest branch on all the node's rows."""
     rows = ebp_decisions(record)
     return pd.DataFrame({
-        _t(lang, "step", "步"): np.arange(1, len(rows) + 1),
-        _t(lang, "node", "结点"): rows["node_id"].to_numpy(),
+        t(lang, "step", "步"): np.arange(1, len(rows) + 1),
+        t(lang, "node", "结点"): rows["node_id"].to_numpy(),
         "N": rows["N"].to_numpy(),
         "E": rows["E"].to_numpy(),
         "U_CF": rows["U_CF"].to_numpy(),
-        _t(lang, "as leaf", "作为叶结点"): rows["errors_leaf"].to_numpy(),
-        _t(lang, "subtree", "子树"): rows["errors_subtree"].to_numpy(),
-        _t(lang, "largest branch", "最大分支"): rows["errors_branch"].to_numpy(),
-        _t(lang, "decision", "决定"): [
-            _t(lang, *_EBP_DECISIONS[d]) + (f" #{b}" if d == "raise" else "")
+        t(lang, "as leaf", "作为叶结点"): rows["errors_leaf"].to_numpy(),
+        t(lang, "subtree", "子树"): rows["errors_subtree"].to_numpy(),
+        t(lang, "largest branch", "最大分支"): rows["errors_branch"].to_numpy(),
+        t(lang, "decision", "决定"): [
+            t(lang, *_EBP_DECISIONS[d]) + (f" #{b}" if d == "raise" else "")
             for d, b in zip(rows["decision"], rows["branch_id"])],
     })
 

@@ -14,6 +14,7 @@ import re
 import numpy as np
 
 from .. import NUMERIC, OKABE_ITO, export_graphviz
+from . import vocabulary
 from .explain import partition_2d
 
 #: Border colours of the node split in this step and of the next one to split.
@@ -62,13 +63,7 @@ def impurity_label(criterion: str, lang: str = "en") -> str:
     name = {"gain_ratio": "entropy", "log_loss": "entropy", "friedman_mse": "mse",
             "squared_error": "mse", "absolute_error": "mae",
             "misclassification": "error"}.get(criterion, criterion)
-    return IMPURITY_ZH.get(name, name) if lang == "zh" else name
-
-
-#: Chinese names of the impurities (the lecture notes' terms).
-IMPURITY_ZH = {"entropy": "信息熵", "gini": "基尼系数", "mse": "均方误差",
-               "mae": "平均绝对误差", "error": "误分类率", "taylor2": "二阶泰勒熵",
-               "poisson": "泊松偏差"}
+    return vocabulary.name("impurity", name, lang)
 
 
 #: The words step_dot adds to the boxes (the lecture notes' terms in Chinese).

@@ -7,6 +7,7 @@ from functools import partial
 
 import streamlit as st
 
+from dtree.views.vocabulary import criterion_name, growth_name, text
 from dtree.views import compare, viz
 from dtree.views import comparetext as words
 from dtree.tables.prepare import PRESETS, criteria_for
@@ -34,10 +35,10 @@ def column_settings(i, default, base_params, task, poisson_ok):
     index = options.index(criterion0) if criterion0 in options else 0
     criterion = st.selectbox(tr("Criterion", "划分准则"), options, index=index,
                              key=f"cmp_c{n}", bind="query-params",
-                             format_func=partial(words.criterion_name, lang=lang()))
+                             format_func=partial(criterion_name, lang=lang(), short=True))
     growth = st.selectbox(tr("Growth order", "生长顺序"), list(GROWTH),
                           index=list(GROWTH).index(growth0), key=f"cmp_g{n}",
-                          format_func=partial(words.growth_name, lang=lang()),
+                          format_func=partial(growth_name, lang=lang()),
                           bind="query-params")
     max_depth = st.number_input("max_depth", 1, 64, start["max_depth"],
                                 key=f"cmp_d{n}", placeholder=tr("no limit", "不限"),
@@ -89,7 +90,7 @@ def trees(configs, step, divergence, n_configs, per_row, present):
             if info["depth_cut"] is not None:
                 st.caption(words.depth_cut(info["depth_cut"], lang()))
     (st.expander(tr("What the colours mean", "颜色的含义")) if present else st).caption(
-        words.text("colours", lang()))
+        text(words.TEXTS, "colours", lang()))
 
 
 def charts(profiles, labels, step, classification, n_test):
@@ -103,10 +104,10 @@ def charts(profiles, labels, step, classification, n_test):
         metric = words.metric_name(classification, lang())
         st.plotly_chart(compare.scores_figure(profiles, labels, step, metric, lang=lang()),
                         key="cmp_scores_fig")
-        st.caption(words.text("scores", lang()))
+        st.caption(text(words.TEXTS, "scores", lang()))
     elif chart == "agreement":
         if not n_test:
-            st.info(words.text("no_test", lang()))
+            st.info(text(words.TEXTS, "no_test", lang()))
             return
         preds = [p.test_predictions(min(step, p.n_steps)) for p in profiles]
         matrix = compare.agreement_matrix(preds, classification)
@@ -114,11 +115,11 @@ def charts(profiles, labels, step, classification, n_test):
                         key="cmp_agree_fig")
         st.caption(words.agreement_caption(step, n_test, lang()))
     elif not classification:
-        st.info(words.text("impurity_regression", lang()))
+        st.info(text(words.TEXTS, "impurity_regression", lang()))
     else:
         model = profiles[0].model
         k1 = min(step, profiles[0].n_steps)
         p, two = compare.node_share(model, compare.step_node(model, k1))
         st.plotly_chart(compare.impurity_figure(p, two, lang=lang()), key="cmp_impurity_fig")
         st.markdown(words.impurity_marker(model, k1, labels[0], escape=md, lang=lang()))
-        st.caption(words.text("taylor", lang()))
+        st.caption(text(words.TEXTS, "taylor", lang()))

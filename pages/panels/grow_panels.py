@@ -14,6 +14,7 @@ when first opened: a quicker first tree).  Session keys here: ``fx``,
 import numpy as np
 import streamlit as st
 
+from dtree.views.vocabulary import text
 from dtree.views import explain, narration, viz
 from pages.panels.inspector_panel import needs_data, node_inspector
 from pages.state.session import lang, tr
@@ -64,7 +65,7 @@ def panels_view(fit, tree, step, *, imported=False, title="tree"):
         from pages.panels.orders_panel import growth_orders_panel
         with orders:
             if imported:
-                st.info(narration.text("orders_imported", lang()), icon=":material/info:")
+                st.info(text(narration.TEXTS, "orders_imported", lang()), icon=":material/info:")
             else:
                 growth_orders_panel()
     if export.open:
@@ -79,7 +80,7 @@ def decision_regions(fit, tree):
     names = list(model.feature_names_in_)
     numeric, order = explain.region_features(model)
     if len(numeric) < 2:
-        st.info(narration.text("regions_two_numeric", lang()))
+        st.info(text(narration.TEXTS, "regions_two_numeric", lang()))
         return
     a, b = st.columns(2)
     fx = a.selectbox(tr("Horizontal axis", "横轴"), numeric, index=numeric.index(order[0]), key="fx",

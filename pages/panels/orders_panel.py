@@ -15,6 +15,7 @@ import streamlit as st
 from dtree.views import orders
 from dtree.views.orders import ORDERS
 from dtree.views.links import md
+from dtree.views.vocabulary import growth_name
 from pages.state.current_tree import current_fit
 from pages.state.session import lang, said, tr
 
@@ -39,9 +40,7 @@ def url_choice(label, options, *, key, default, **kwargs):
 
 
 def _order_name(growth) -> str:
-    return {"depth_first": tr("depth-first", "深度优先"),
-            "breadth_first": tr("breadth-first", "广度优先"),
-            "best_first": tr("best-first", "最佳优先")}[growth]
+    return growth_name(growth, lang())
 
 
 PAIRS = ("depth_first:breadth_first", "depth_first:best_first", "breadth_first:best_first")

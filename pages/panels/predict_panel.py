@@ -22,6 +22,7 @@ import numbers
 
 import streamlit as st
 
+from dtree.views.vocabulary import text
 from dtree.views import predictiontext as words
 from dtree.views import viz
 from dtree.views.predictiontext import (MISSING, categorical_features, form_sample,
@@ -89,7 +90,7 @@ def _explain(fit, sample, step):
     try:
         return explain_prediction(fit.model, sample, k=step), None
     except (ValueError, TypeError) as exc:
-        return None, str(exc)
+        return None, exc.with_traceback(None)  # (its code words it in Chinese)
 
 
 def path_for_step(fit, step, key_prefix="pred"):
@@ -142,7 +143,7 @@ def sample_controls(fit, key_prefix="pred"):
                         persist_state="session")
     if source == "row":
         if not has_rows:
-            st.info(words.text("no_rows", lang()))
+            st.info(text(words.TEXTS, "no_rows", lang()))
             return None
         row = _row_index(fit, p)
         sample = _row_sample(fit, row)
@@ -176,7 +177,7 @@ def sample_controls(fit, key_prefix="pred"):
         else:
             col.number_input(label, value=None, step=None, format="%g", key=f"{p}_v{j}",
                              placeholder=tr("missing", "缺失"), persist_state="session")
-    st.caption(words.text("clear_or_missing" if (~categorical).any() else "choose_missing",
+    st.caption(text(words.TEXTS, "clear_or_missing" if (~categorical).any() else "choose_missing",
                           lang()))
     return current_sample(fit, p)
 
@@ -201,17 +202,17 @@ def prediction_panel(fit, step, key_prefix="pred"):
         if result.decisions:
             st.table(words.decision_table(result, lang()), hide_index=True)
         else:
-            st.info(words.text("root_not_split", lang()))
+            st.info(text(words.TEXTS, "root_not_split", lang()))
     with right:
         st.plotly_chart(distribution_figure(result, lang()), key=f"{p}_dist",
                         config={"displayModeBar": False})
     if result.fractional:
-        st.markdown("**" + words.text("fractional_title", lang()) + "**")
-        st.markdown(words.text("fractional", lang()))
+        st.markdown("**" + text(words.TEXTS, "fractional_title", lang()) + "**")
+        st.markdown(text(words.TEXTS, "fractional", lang()))
         st.latex(words.MIXTURE_LATEX)
         st.table(words.leaf_table(result, lang()), hide_index=True)
     elif any(d.status != "known" for d in result.decisions):
-        st.caption(words.text("missing_side", lang()))
+        st.caption(text(words.TEXTS, "missing_side", lang()))
     st.markdown("**" + tr("In words", "用文字说明") + "**")
     st.markdown(md(explanation(result, lang())))
 
@@ -223,7 +224,7 @@ def importance_panel(fit, step, key_prefix="pred"):
     model = fit.model
     names = feature_names(model)
     if step == 0:
-        st.info(words.text("no_split_yet", lang()))
+        st.info(text(words.TEXTS, "no_split_yet", lang()))
         return
     imp = importances_at(model, step)
     terms = importance_terms(model, step)
@@ -232,7 +233,7 @@ def importance_panel(fit, step, key_prefix="pred"):
                     config={"displayModeBar": False})
     st.caption(words.importance_caption(step, len(model.steps_), lang()))
     st.markdown("**" + tr("How it is computed", "计算方法") + "**")
-    st.markdown(words.text("importance", lang()))
+    st.markdown(text(words.TEXTS, "importance", lang()))
     used = summary.loc[summary["n_splits"] > 0, "feature"].tolist()
     if st.session_state.get(f"{p}_impf") not in used:
         st.session_state.pop(f"{p}_impf", None)

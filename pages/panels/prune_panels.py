@@ -11,6 +11,7 @@ from functools import cached_property
 import streamlit as st
 
 from dtree import pessimistic_prune, reduced_error_prune
+from dtree.views.vocabulary import text
 from dtree.views import prunetext as words
 from dtree.views import pruneview as pv
 from dtree.views.prunetext import g_of
@@ -22,7 +23,7 @@ from pages.panels.stepping import moves, step_buttons
 
 def say(name):
     """One of the page's fixed texts, in the interface language."""
-    return words.text(name, lang())
+    return text(words.TEXTS, name, lang())
 
 
 @dataclass

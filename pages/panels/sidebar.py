@@ -11,7 +11,7 @@ import streamlit as st
 from dtree.tables.choices import DEFAULTS, GROWTH, HIST_ROWS, hist_applies
 from dtree.tables.dataset import Loaded
 from dtree.tables.prepare import PRESETS, criteria_for
-from pages.language.terms import PRESETS_ZH, zh
+from dtree.views.vocabulary import preset_summary
 from pages.state.parameters import criterion_name, growth_name
 from pages.state.session import lang, tr
 
@@ -29,8 +29,7 @@ def sidebar_controls(task, preset):
                                  "splits with any criterion.",
                                  "ID3 = 信息增益，C4.5 = 信息增益比，CART = 二叉划分，"
                                  "可用任意划分准则。"))
-            summary_en = PRESETS[preset].summary
-            st.caption(zh(PRESETS_ZH, preset, summary_en) if lang() == "zh" else summary_en)
+            st.caption(preset_summary(preset, lang()))
         else:
             st.selectbox(tr("Algorithm", "算法"), ["CART"], key="preset_regression",
                          disabled=True,

@@ -86,14 +86,14 @@ def read_pending_upload():
         try:
             use_table(upload_table(data, upload.name))
         except DataError as exc:
-            state["upload_error"] = (upload.name, str(exc))
+            state["upload_error"] = (upload.name, exc.with_traceback(None))
         return None
     progress = Progress()
     try:
         with progress.stage("read", name=md(upload.name), mb=len(data) / 1e6):
             table = upload_table(data, upload.name)
     except DataError as exc:
-        state["upload_error"] = (upload.name, str(exc))
+        state["upload_error"] = (upload.name, exc.with_traceback(None))
         return None
     del data
     frame = table.frame

@@ -108,7 +108,7 @@ def _prepared(key: str, setup: Setup, _frame):
         try:
             return prepare(_frame, setup), None
         except DataError as exc:
-            return None, str(exc)
+            return None, exc.with_traceback(None)  # (its code words it in Chinese)
     return MODELS.get_or_create(("prepared", key, setup), make)
 
 
@@ -171,4 +171,4 @@ def fitted(table: Loaded, setup: Setup, prep, preset: str, criterion: str, param
         try:
             return _fit(*args), None
         except (ValueError, TypeError, DataError) as exc:  # what the engine refuses
-            return None, str(exc)
+            return None, exc.with_traceback(None)  # (its code words it in Chinese)

@@ -123,19 +123,15 @@ def _split_columns(model, frame: pd.DataFrame):
         missing = [f for f in features if f not in columns]
         if missing:
             shown = ", ".join(missing[:5]) + (" …" if len(missing) > 5 else "")
-            raise DataError(f"The data file has no column named {shown}: the tree's "
-                            f"features are {', '.join(features[:8])}"
-                            f"{' …' if len(features) > 8 else ''}.")
+            raise DataError("data_no_column", names=shown, features=", ".join(features[:8])
+                            + (" …" if len(features) > 8 else ""))
         others = [c for c in columns if c not in features]
     else:
         if len(columns) < n + 1:
-            raise DataError(f"The tree was fitted on {n} unnamed features: the data file "
-                            f"needs {n} feature columns (first, in order) and a target "
-                            "column.")
+            raise DataError("data_unnamed", n=n)
         features, others = columns[:n], columns[n:]
     if not others:
-        raise DataError("The data file has no target column (a column besides the "
-                        "tree's features).")
+        raise DataError("data_no_target")
     return features, others[-1]
 
 
@@ -155,8 +151,7 @@ def _prepared(model, frame: pd.DataFrame | None):
         X = X.apply(pd.to_numeric, errors="raise").astype(float)
     except (ValueError, TypeError):
         bad = [c for c in features if not pd.api.types.is_numeric_dtype(frame[c])]
-        raise DataError(f"The feature column(s) {', '.join(bad[:5])} are not numeric; a "
-                        "scikit-learn tree reads numbers only.") from None
+        raise DataError("data_not_numeric", names=", ".join(bad[:5])) from None
     y_column = frame[target]
     keep = y_column.notna().to_numpy()
     X, y_column = X[keep].reset_index(drop=True), y_column[keep].reset_index(drop=True)
@@ -165,16 +160,14 @@ def _prepared(model, frame: pd.DataFrame | None):
         if np.issubdtype(np.asarray(classes).dtype, np.number):
             y = pd.to_numeric(y_column, errors="coerce").to_numpy()
             if np.isnan(y.astype(float)).any():
-                raise DataError(f"The target column {target} holds values that are not "
-                                "among the tree's classes.")
+                raise DataError("data_unknown_classes", name=target)
             y = y.astype(np.asarray(classes).dtype)
         else:
             y = y_column.astype(str).to_numpy(dtype=object)
     else:
         y = pd.to_numeric(y_column, errors="coerce").to_numpy(dtype=float)
         if np.isnan(y).any():
-            raise DataError(f"The target column {target} is not numeric, but the tree is a "
-                            "regressor.")
+            raise DataError("data_target_not_numeric", name=target)
     X.columns = names
     prep = Prepared(X, y, X.iloc[:0].copy(), y[:0].copy(), task, origin)
     X_for_sklearn = X if getattr(model, "feature_names_in_", None) is not None \

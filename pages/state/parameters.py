@@ -14,6 +14,7 @@ import streamlit as st
 
 from dtree.tables import choices
 from dtree.tables.dataset import Loaded
+from dtree.views import vocabulary
 from pages.state.session import lang
 from pages.state.tables_state import current_table
 
@@ -48,9 +49,9 @@ def chosen_parameters(task):
 
 def criterion_name(criterion: str) -> str:
     """A criterion's name in the interface language."""
-    return choices.criterion_name(criterion, lang())
+    return vocabulary.criterion_name(criterion, lang())
 
 
 def growth_name(growth: str) -> str:
     """A growth order's name in the interface language."""
-    return choices.growth_name(growth, lang())
+    return vocabulary.growth_name(growth, lang())

@@ -33,7 +33,7 @@ def tr(en: str, zh: str) -> str:
 def said(message) -> str:
     """One of the engine's messages (an error or a note, plain text in
     English) in the interface language: known ones are looked up in
-    ``pages.language.terms.MESSAGES_ZH``.  Escape the result as before (``md``)."""
+    ``dtree.views.messages.MESSAGES_ZH`` by code.  Escape the result as before (``md``)."""
     return message_zh(message) if lang() == "zh" else str(message)
 
 

@@ -161,7 +161,7 @@ def read_skops():
         try:
             table = upload_table(data.getvalue(), data.name)
         except DataError as exc:
-            state["skops_data_error"] = (data.name, str(exc))
+            state["skops_data_error"] = (data.name, exc.with_traceback(None))
     try:
         opened, data_error = imported.open_tree(upload.getvalue(), upload.name, table)
     except Exception as exc:  # noqa: BLE001 (a refused file never ends the session)

@@ -177,7 +177,7 @@ def test_grow_page_buttons_and_sidebar_are_chinese():
     assert [h.value for h in side.header] == ["决策树", "显示"]
     assert at.selectbox(key="criterion").options[:3] == [
         "基尼系数（Gini 指数）", "信息熵（信息增益）", "误分类率"]
-    assert at.selectbox(key="growth").options == ["深度优先", "最优优先", "广度优先"]
+    assert at.selectbox(key="growth").options == ["深度优先", "最佳优先", "广度优先"]
     assert at.radio(key="layout").options == ["自动", "自上而下", "从左到右"]
     assert any(c.value.startswith("CART：二叉划分") for c in side.caption)
     # the values behind the Chinese labels are the English ones

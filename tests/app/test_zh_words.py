@@ -22,7 +22,10 @@ from dtree._pruning import ccp_cross_validate, ccp_holdout, pruning_sequence
 from dtree import export_graphviz
 from dtree.tables.io import DataError, read_table
 from dtree.tables.prepare import Setup, prepare
-from pages.language.terms import MESSAGES_ZH, STOP_REASONS_ZH, message_zh
+from dtree.views.narration import STOP_REASONS_ZH
+from dtree import MESSAGES, TREE_FILE_MESSAGES
+from dtree.views.messages import MESSAGES_ZH
+from pages.language.terms import message_zh
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -336,7 +339,7 @@ def engine_messages():
     def error(call):
         with pytest.raises(ValueError) as exc:
             call()
-        out.append(str(exc.value))
+        out.append(exc.value)
 
     frame = pd.DataFrame({"t": ["a", "b"] * 6 + [None], "x": [1.0] * 6 + ["oops"] * 1 +
                           [np.inf] + [2.0] * 5, "c": list("pqrpqrpqrpqrp"),
@@ -376,17 +379,32 @@ def test_the_engines_messages_are_translated():
     assert len(messages) >= 20
     for message in messages:
         zh = message_zh(message)
-        assert zh != message and CJK.search(zh), message
-    # the user's names go over unchanged; unknown messages stay as they are
-    assert message_zh("The target column “my col” has no values: every entry is missing.") \
+        assert zh != str(message) and CJK.search(zh), message
+    # the user's names go over unchanged; messages without a code stay as they are
+    assert message_zh(DataError("empty_target", name="my col")) \
         == "目标列“my col”没有任何取值：全部缺失。"
     assert message_zh("something new") == "something new"
+    assert message_zh(ValueError("something new")) == "something new"
 
 
-def test_every_message_pattern_compiles_and_has_chinese():
-    for pattern, template in MESSAGES_ZH:
-        re.compile(pattern)
-        assert callable(template) or CJK.search(template), pattern
+def test_every_code_has_chinese():
+    assert set(MESSAGES_ZH) == set(MESSAGES)
+    assert not set(MESSAGES) & set(TREE_FILE_MESSAGES)  # one code, one message
+    for code, template in MESSAGES_ZH.items():
+        assert CJK.search(template), code
+
+
+def test_every_code_raised_for_real_is_worded_in_chinese():
+    """Each code's Chinese template takes the values of a real message."""
+    seen = {}
+    for message in engine_messages() + coded_messages():
+        assert message.code in MESSAGES, message
+        zh = message_zh(message)
+        assert CJK.search(zh) and "{" not in zh.replace("{k}", ""), (message.code, zh)
+        assert str(message) == MESSAGES[message.code].format(**message.values)
+        seen[message.code] = zh
+    missing = set(MESSAGES) - set(seen)
+    assert not missing, sorted(missing)
 
 
 def test_stop_reasons_have_chinese_names():
@@ -454,3 +472,96 @@ def test_upload_error_and_notes_in_chinese():
     captions = " ".join(c.value for c in at.caption)
     assert "编码读取为文本，列之间以分号分隔" in captions, captions
     assert "Read as text" not in captions
+
+
+def coded_messages():
+    """The codes engine_messages does not reach, each raised (or noted) for real."""
+    import io as _io
+
+    from dtree import ccp_cross_validate, pessimistic_prune
+    from dtree.tables import io as table_io
+    from pages.state import imported
+
+    out = []
+
+    def error(call):
+        with pytest.raises(ValueError) as exc:
+            call()
+        out.append(exc.value)
+
+    clf, reg = DecisionTreeClassifier, DecisionTreeRegressor
+    error(lambda: clf().fit([[0.0]], [0]))  # one_sample
+    error(lambda: clf().fit([[0.0], [1.0]], [0, 1], sample_weight=[0.0, 0.0]))
+    error(lambda: clf(missing="error").fit([[0.0], [np.nan], [1.0]], [0, 1, 0]))
+    error(lambda: reg(missing="error").fit([[0.0], [np.nan], [1.0]], [0.0, 1.0, 0.0]))
+    error(lambda: clf(multiway=True, missing="cart").fit(
+        pd.DataFrame({"c": pd.Categorical(["a", None, "b", "a"])}), [0, 1, 0, 1]))
+    error(lambda: clf(splitter="hist", algorithm="j48").fit([[0.0], [1.0]], [0, 1]))
+    error(lambda: clf().fit([[0.0], [1.0]], [0.0, np.nan]))
+    error(lambda: reg().fit([[0.0], [1.0]], [1e200, 1.0]))
+    error(lambda: reg(criterion="poisson").fit([[0.0], [1.0]], [0.0, 0.0]))
+    fitted = clf().fit([[0.0], [1.0], [2.0], [3.0]], [0, 1, 0, 1])
+    error(lambda: ccp_cross_validate(fitted, [[0.0], [1.0], [2.0], [3.0]], [0, 1, 0, 1], cv=9))
+    error(lambda: pessimistic_prune(reg().fit([[0.0], [1.0]], [0.0, 1.0])))
+    error(lambda: prediction.normalise_sample(
+        DecisionTreeClassifier().fit(pd.DataFrame({"f": [0.0, 1.0]}), [0, 1]),
+        {"f": float("inf")}))
+    # reading a table
+    workbook = _io.BytesIO()
+    with pd.ExcelWriter(workbook) as writer:
+        pd.DataFrame({"a": [1, 2]}).to_excel(writer, sheet_name="one", index=False)
+        pd.DataFrame({"b": [1]}).to_excel(writer, sheet_name="two", index=False)
+    out += read_table(workbook.getvalue(), "book.bin").notes  # read_as_excel, first_sheet
+    empty_book = _io.BytesIO()
+    with pd.ExcelWriter(empty_book) as writer:
+        pd.DataFrame().to_excel(writer, sheet_name="empty", index=False)
+    error(lambda: read_table(empty_book.getvalue(), "a.xlsx"))  # empty_sheet
+    import zipfile
+    for name, content in [("xl/workbook.xml", b"not xml"), ("readme.txt", b"hi")]:
+        archive = _io.BytesIO()
+        with zipfile.ZipFile(archive, "w") as z:
+            z.writestr(name, content)
+        error(lambda: read_table(archive.getvalue(), "a.xlsx"))  # excel_unreadable, zip_not_excel
+    error(lambda: read_table(b"PAR1 broken", "a.parquet"))  # parquet_unreadable
+    error(lambda: read_table(b"a,b\n1,2\n", "a.parquet"))  # fake_parquet
+    error(lambda: read_table(b"a,b\x00\x01\x02\x03\n" * 20, "a.csv"))  # binary_file
+    error(lambda: read_table(b"\n\n\n  x", "a.csv") if False else table_io._read_text(b"", False))
+    error(lambda: read_table(b'"a\n', "a.csv"))  # the parser's own words
+    long = "x" * 300
+    out += read_table(f"{long},,b\n1,2,3\n1,2,3,4\n".encode(), "a.csv").notes
+    monkey = table_io.MAX_UNPACKED_BYTES
+    table_io.MAX_UNPACKED_BYTES = 10
+    try:
+        error(lambda: read_table(workbook.getvalue(), "a.xlsx"))  # workbook_too_big
+    finally:
+        table_io.MAX_UNPACKED_BYTES = monkey
+    # preparing a table
+    error(lambda: prepare(pd.DataFrame({"t": [1, 2], "x": [np.nan, np.nan]}),
+                          Setup("t", ("x",), categorical=("x",))))  # no_usable_feature
+    error(lambda: prepare(pd.DataFrame({"t": [1, None, None], "x": [1, 2, 3]}),
+                          Setup("t", ("x",))))  # too_few_rows
+    # (split_indices keeps 2 training rows, so prepare never raises this one now)
+    out.append(DataError("no_training_rows"))
+    out += prepare(pd.DataFrame({"t": [1, 2] * 3, "m": ["1", "2", "3", "4", "5", "w"]}),
+                   Setup("t", ("m",), categorical=("m",))).notes  # (none)
+    from dtree.tables.prepare import infer_types
+    out += infer_types(pd.DataFrame({"m": ["1", "2", "3", "4", "5", "w"]}))[1]
+    id3 = prepare(pd.DataFrame({"t": list("ab") * 2, "x": [1.0, None, None, None]}),
+                  Setup("t", ("x",), test_size=0.0))
+    error(lambda: id3.complete_rows())
+    # a tree's data file
+    named = clf().fit(pd.DataFrame({"f": [0.0, 1.0]}), [0, 1])
+    unnamed = clf().fit([[0.0], [1.0]], [0, 1])
+    regressor = reg().fit(pd.DataFrame({"f": [0.0, 1.0]}), [0.0, 1.0])
+    error(lambda: imported._split_columns(named, pd.DataFrame({"g": [1.0]})))
+    error(lambda: imported._split_columns(unnamed, pd.DataFrame({"g": [1.0]})))
+    error(lambda: imported._split_columns(named, pd.DataFrame({"f": [1.0]})))
+    error(lambda: imported._prepared(named, pd.DataFrame({"f": ["x"], "t": [0]})))
+    error(lambda: imported._prepared(named, pd.DataFrame({"f": [1.0], "t": ["q"]})))
+    error(lambda: imported._prepared(regressor, pd.DataFrame({"f": [1.0], "t": ["q"]})))
+    # not reached from a file here (openpyxl is installed; pandas and openpyxl
+    # refuse these files first): made as io.py makes them
+    out += [DataError("needs_openpyxl"), DataError("no_sheets"), DataError("no_columns"),
+            DataError("bad_header", detail="field larger than field limit (131072)"),
+            DataError("unparsable", detail="Error tokenizing data. C error: EOF inside string")]
+    return [m for m in out if hasattr(m, "code")]

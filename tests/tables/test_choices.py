@@ -1,15 +1,14 @@
 """The tree parameters' defaults and rules, the Data page's feature choices
-and the names of tasks, criteria and growth orders (dtree.tables.choices),
-without Streamlit."""
+(dtree.tables.choices) and the names of tasks, criteria and growth orders
+(dtree.views.vocabulary), without Streamlit."""
 
 import re
 
 import pytest
 
-from dtree.tables import choices
 from dtree.tables.choices import (DEFAULTS, GROWTH, HIST_ROWS, chosen_parameters,
-                                  criterion_name, default_splitter, feature_choice,
-                                  growth_name, hist_applies, task_name)
+                                  default_splitter, feature_choice, hist_applies)
+from dtree.views.vocabulary import NAMES, criterion_name, growth_name, task_name
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -100,7 +99,7 @@ def test_names_in_english_and_chinese():
     assert criterion_name("absolute_error", "zh") == "平均绝对误差（中位数）"
     assert criterion_name("new_one", "zh") == criterion_name("new_one") == "new_one"
     assert growth_name("best_first") == "best-first"
-    assert growth_name("best_first", "zh") == "最优优先"
+    assert growth_name("best_first", "zh") == "最佳优先"
     assert growth_name("sideways", "zh") == "sideways"
     assert task_name("regression") == "regression"
     assert task_name("regression", "zh") == "回归"
@@ -108,14 +107,7 @@ def test_names_in_english_and_chinese():
 
 
 def test_every_criterion_and_growth_order_has_a_chinese_name():
-    for criterion in choices.NAMES:
+    for criterion in NAMES["criterion"]:
         assert CJK.search(criterion_name(criterion, "zh")), criterion
     for growth in GROWTH:
         assert CJK.search(growth_name(growth, "zh")), growth
-
-
-def test_the_pages_terms_still_name_them():
-    from pages.language import terms
-
-    assert terms.CRITERIA_ZH is choices.CRITERIA_ZH
-    assert terms.GROWTH_ZH is choices.GROWTH_ZH and terms.TASKS_ZH is choices.TASKS_ZH

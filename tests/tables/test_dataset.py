@@ -61,9 +61,3 @@ def test_class_counts_leave_missing_targets_out():
     counts = class_counts(pd.Series(["b", "a", None, "b", "c", "b"]))
     assert list(counts.index) == ["a", "b", "c"]
     assert list(counts.to_numpy()) == [1, 3, 1]
-
-
-def test_the_pages_terms_still_name_the_datasets():
-    from pages.language import terms
-
-    assert terms.DATASETS_ZH is DATASETS_ZH

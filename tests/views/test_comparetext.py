@@ -11,6 +11,7 @@ from sklearn.datasets import load_iris
 from sklearn.model_selection import train_test_split
 
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor
+from dtree.views.vocabulary import criterion_name, growth_name, text
 from dtree.views import compare, explain
 from dtree.views import comparetext as words
 from dtree.views.links import md
@@ -41,19 +42,20 @@ def parting_data():
 
 @pytest.mark.parametrize("name", sorted(words.TEXTS))
 def test_every_fixed_text_has_its_chinese_with_the_same_numbers(name):
-    en, zh = words.text(name), words.text(name, "zh")
+    en, zh = text(words.TEXTS, name), text(words.TEXTS, name, "zh")
     assert en and not CJK.search(en) and CJK.search(zh)
     assert sorted(NUMBERS.findall(en)) == sorted(NUMBERS.findall(zh))
 
 
 def test_names_of_criteria_growth_orders_and_charts():
-    assert words.criterion_name("gini") == "Gini"
-    assert words.criterion_name("gini", "zh") == "基尼系数"
-    assert words.criterion_name("log_loss") == words.criterion_name("entropy") == "entropy"
-    assert words.criterion_name("poisson", "zh") == "泊松偏差"
-    assert words.criterion_name("made_up") == "made_up"
-    assert words.growth_name("best_first") == "best-first"
-    assert words.growth_name("breadth_first", "zh") == "广度优先"
+    assert criterion_name("gini", short=True) == "Gini"
+    assert criterion_name("gini", "zh", short=True) == "基尼系数"
+    assert criterion_name("log_loss", short=True) == criterion_name("entropy", short=True) \
+        == "entropy"
+    assert criterion_name("poisson", "zh", short=True) == "泊松偏差"
+    assert criterion_name("made_up", short=True) == "made_up"
+    assert growth_name("best_first") == "best-first"
+    assert growth_name("breadth_first", "zh") == "广度优先"
     assert words.metric_name(True) == "accuracy" and words.metric_name(False, "zh") == "R²"
     assert words.chart_names(True)["scores"] == "Accuracy"
     assert words.chart_names(False, "zh") == {"scores": "R²", "agreement": "预测一致性",

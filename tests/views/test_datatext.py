@@ -9,6 +9,7 @@ import pytest
 from sklearn.datasets import load_iris
 
 from dtree import DecisionTreeClassifier
+from dtree.views.vocabulary import text
 from dtree.views import datatext as words
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -21,7 +22,7 @@ def same_numbers(en, zh):
 
 @pytest.mark.parametrize("name", sorted(words.TEXTS))
 def test_every_fixed_text_has_its_chinese(name):
-    en, zh = words.text(name), words.text(name, "zh")
+    en, zh = text(words.TEXTS, name), text(words.TEXTS, name, "zh")
     assert en == words.TEXTS[name][0] and zh == words.TEXTS[name][1]
     assert not CJK.search(en) and CJK.search(zh) and same_numbers(en, zh)
 

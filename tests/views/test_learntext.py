@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from dtree import DecisionTreeClassifier
+from dtree.views.vocabulary import text
 from dtree.views import learn
 from dtree.views import learntext as words
 from dtree.views.links import md
@@ -43,7 +44,7 @@ def guard(text):
 
 @pytest.mark.parametrize("name", sorted(words.TEXTS))
 def test_every_fixed_text_has_its_chinese_with_the_same_numbers(name):
-    en, zh = words.text(name), words.text(name, "zh")
+    en, zh = text(words.TEXTS, name), text(words.TEXTS, name, "zh")
     assert CJK.search(zh) and zh != en
     # the English quotes the book's own title (贷款申请样本数据表) and 固有值
     assert not CJK.search(re.sub(r"（[^）]*）|\([^)]*\)", "", en))
@@ -54,11 +55,11 @@ def test_topics_and_the_calculators_labels():
     assert list(words.part_names()) == list(words.PARTS)
     assert words.part_names("zh")["ratio"] == "信息增益比"
     labels = {c: words.metric_label(c) for c in learn.CRITERIA}
-    assert labels == {"entropy": "Entropy H(D)", "gini": "Gini index Gini(D)",
+    assert labels == {"entropy": "Entropy H(D)", "gini": "Gini Gini(D)",
                       "misclassification": "Misclassification Err(D)",
-                      "taylor2": "second-order Taylor T₂(D)"}
+                      "taylor2": "Taylor, second order T₂(D)"}
     assert words.metric_label("gini", "zh") == "基尼系数 Gini(D)"
-    assert words.criterion_name("taylor2", "zh") == "二阶泰勒近似"
+    assert words.metric_label("taylor2", "zh") == "二阶泰勒近似 T₂(D)"
     assert words.input_names("zh") == {"counts": "各类样本数", "p": "概率 p（两类）"}
     assert words.fmt(0.97095) == "0.971" and words.fmt(0.2813, 2) == "0.28"
 

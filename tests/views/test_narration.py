@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor
+from dtree.views.vocabulary import text
 from dtree.views import narration
 from dtree.views.links import md
 
@@ -124,9 +125,6 @@ def test_stop_reasons_in_both_languages():
     assert narration.stop_reason("something new", "zh") == "something new"
 
 
-def test_pages_terms_re_exports_the_stop_reasons():
-    from pages.language.terms import STOP_REASONS_ZH
-    assert STOP_REASONS_ZH is narration.STOP_REASONS_ZH
 
 
 def test_colour_legend_mentions_priority_only_for_best_first():
@@ -145,7 +143,7 @@ def test_depth_cut_warning_has_the_numbers():
 
 def test_texts_exist_in_both_languages():
     for name, (en, zh) in narration.TEXTS.items():
-        assert narration.text(name) == en and narration.text(name, "zh") == zh
+        assert text(narration.TEXTS, name) == en and text(narration.TEXTS, name, "zh") == zh
         assert en != zh
 
 

@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor
+from dtree.views.vocabulary import text
 from dtree.views import predictiontext as words
 from dtree.views.links import md
 from dtree.views.prediction import (explain_prediction, importance_summary, importance_terms,
@@ -197,7 +198,7 @@ def test_summary_and_terms_tables_match_the_importances(iris):
 
 
 def test_importance_caption():
-    assert words.importance_caption(4, 4) == words.text("fully_grown")
+    assert words.importance_caption(4, 4) == text(words.TEXTS, "fully_grown")
     assert words.importance_caption(2, 4) == (
         "After 2 of 4 steps: only the splits made so far count.")
     assert words.importance_caption(2, 4, "zh") == "第 2 步（共 4 步）之后：只计入到目前为止的划分。"
@@ -205,4 +206,4 @@ def test_importance_caption():
 
 def test_texts_exist_in_both_languages():
     for name, (en, zh) in words.TEXTS.items():
-        assert words.text(name) == en and words.text(name, "zh") == zh and en != zh
+        assert text(words.TEXTS, name) == en and text(words.TEXTS, name, "zh") == zh and en != zh

@@ -11,6 +11,7 @@ from sklearn.datasets import load_iris
 
 from dtree import (DecisionTreeClassifier, ccp_cross_validate, error_based_prune,
                    pessimistic_prune, pruning_sequence, reduced_error_prune)
+from dtree.views.vocabulary import text
 from dtree.views import prunetext as words
 from dtree.views import pruneview as pv
 from dtree.views.viz import JUST_SPLIT, NEXT_SPLIT
@@ -27,7 +28,7 @@ def iris():
 
 @pytest.mark.parametrize("name", sorted(words.TEXTS))
 def test_every_fixed_text_has_its_chinese(name):
-    en, zh = words.text(name, "en"), words.text(name, "zh")
+    en, zh = text(words.TEXTS, name, "en"), text(words.TEXTS, name, "zh")
     assert en and not CJK.search(en.replace("后剪枝", "")) and CJK.search(zh)
 
 

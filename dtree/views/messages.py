@@ -1,0 +1,143 @@
+"""The engine's coded messages in Chinese: :data:`MESSAGES_ZH`, keyed by the
+codes of ``dtree.MESSAGES`` (a ``CodedError``'s or a ``Note``'s ``code``),
+filled with the message's ``values``.
+
+The user's names and the numbers go over unchanged; a few values that are
+the engine's own English phrases (what a refused file is, the delimiter,
+why ``splitter='hist'`` does not apply) have their Chinese in
+:data:`VALUES_ZH`.  A ``TreeFileError``'s codes are worded in
+``dtree.views.datatext`` (:func:`~dtree.views.datatext.tree_file_error`).
+"""
+
+from __future__ import annotations
+
+from .. import TreeFileError
+from .datatext import tree_file_error
+
+__all__ = ["MESSAGES_ZH", "VALUES_ZH", "message"]
+
+MESSAGES_ZH = {
+    # the estimators
+    "one_sample": "无法用 1 个样本生长决策树（n_samples = {n_samples}）；至少需要 2 个样本。",
+    "zero_weight": "样本权重之和为零：没有可学习的内容。",
+    "missing_id3": ("特征“{name}”有缺失值，而 ID3 没有处理缺失值的规则。请使用 C4.5（按权重分配）或 CART"
+                    "（缺失值分到更好的一侧），或先填补缺失值。"),
+    "missing_refused": ("特征“{name}”有缺失值，而 missing='error' 不接受缺失值。请使用 missing='cart'"
+                        "（缺失值分到更好的一侧）或 missing='c4.5'（按权重分配），或先填补缺失值。"),
+    "missing_refused_regression": ("特征“{name}”有缺失值，而 missing='error' 不接受缺失值。请使用 "
+                                   "missing='cart'（缺失值分到更好的一侧），或先填补缺失值。"),
+    "absolute_error_missing": ("平均绝对误差准则（criterion='absolute_error'）不支持缺失值；"
+                               "请先填补缺失值或选择其他准则。"),
+    "multiway_missing": "类别特征含缺失值时，多路划分需要 missing='c4.5'。",
+    "hist_refused": "这里不能使用 splitter='hist'：{why}。请使用 splitter='best'。",
+    "y_not_finite": "目标 y 含有 NaN 或无穷大。",
+    "y_too_large": ("目标值太大：y² 之和超出双精度范围（最大的 |y| = {largest:.3g}）。"
+                    "请缩放目标值，例如以千或百万为单位。"),
+    "poisson_negative": "目标含有负值，泊松回归不允许负值。",
+    "poisson_sum": "目标值之和不是正数，而泊松回归要求它为正。",
+    "bad_cv": "交叉验证的折数 cv 必须是 [2, n_samples={n_samples}] 中的整数；当前为 {cv!r}。",
+    "pep_regressor": "悲观剪枝统计误分类的样本，只适用于分类树，不适用于回归树。",
+    "sample_not_numeric": "特征“{name}”是数值特征；得到的是 {value!r}。",
+    "sample_infinite": "特征“{name}”：决策树无法处理无穷大的取值。",
+    # reading a table: errors
+    "empty_file": "文件是空的（0 字节）。",
+    "blank_file": "文件只有空白字符：其中没有表格。",
+    "not_a_table": "这个文件是 {what}，不是表格。请上传 CSV、TSV、Excel（.xlsx）或 Parquet 文件。",
+    "old_excel": "这是旧版的二进制 Excel（.xls）或 Office 文件，dtree 不能读取。请在 Excel 中另存为 .xlsx 或 CSV。",
+    "fake_excel": "这个文件的名字像 Excel 工作簿，但它不是（.xlsx 文件是 zip 压缩包）。请在 Excel 中重新保存。",
+    "fake_parquet": "这个文件名为 .parquet，但不是 Parquet 文件。",
+    "no_columns": "文件中没有找到任何列。",
+    "no_rows": "文件只有表头，没有数据行。",
+    "broken_zip": "文件开头像 zip 压缩包，但已损坏。",
+    "zip_not_excel": "这是 zip 压缩包，不是表格。请解压后上传其中的 CSV 或 Excel 文件。",
+    "workbook_too_big": "这个工作簿解压后有 {mb:.0f} MB，超过 dtree 接受的上限 {max_mb:.0f} MB。",
+    "needs_openpyxl": "读取 Excel 文件需要 openpyxl 包（pip install openpyxl）。",
+    "excel_unreadable": "无法读取这个 Excel 文件（{exc}）。",
+    "no_sheets": "工作簿中没有工作表。",
+    "empty_sheet": "工作簿的第一个工作表是空的。",
+    "parquet_unreadable": "无法读取这个 Parquet 文件（{exc}）。",
+    "binary_file": "这个文件看起来不是文本：其中含有二进制数据。请上传 CSV、TSV、Excel（.xlsx）或 Parquet 文件。",
+    "no_header": "文件没有表头行。",
+    # (the parser's own detail, from Python's csv module or pandas, stays as it is)
+    "bad_header": "无法读取表头行：{detail}。",
+    "unparsable": "无法把文件解析为表格：{detail}",
+    # reading a table: notes
+    "read_as_excel": "这个文件是 Excel 工作簿（不论文件名如何），已按工作簿读取。",
+    "first_sheet": "工作簿有 {n} 个工作表；读取的是第一个：“{name}”。",
+    "read_as_text": "按 {encoding} 编码读取为文本，列之间以{delimiter}分隔。",
+    "ragged_rows": "{rows} 行的字段数多于表头的 {fields} 个，已被剔除。",
+    "decimal_commas": "{n} 列用小数逗号书写（12,5），已按数值读取。",
+    "unnamed_columns": "{n} 列没有列名，已命名为“column N”。",
+    "long_names": "{n} 个列名超过 {max} 个字符，已被截短。",
+    "repeated_names": "重复的列名已编号：{names}。",
+    # preparing a table: errors
+    "id3_too_few_complete": "ID3 没有处理缺失值的规则，而不含缺失值的训练样本不足 2 个。请选择能处理缺失值的 C4.5 或 CART。",
+    "no_target": "请选择目标列。",
+    "no_features": "请至少选择一个特征列（目标列以外的列）。",
+    "empty_target": "目标列“{name}”没有任何取值：全部缺失。",
+    "no_usable_feature": "所选特征都没有可用的取值。",
+    "too_few_rows": "剔除目标值缺失的样本后只剩 {n} 个可用样本；决策树至少需要 2 个。",
+    "too_many_classes": ("目标“{name}”有 {n} 个不同的取值，类别太多，无法显示（最多 {max} 个）。它看起来像编号或"
+                         "测量值：请选择其他目标列；如果它是数值，可以按回归处理。"),
+    "no_training_rows": "训练集的样本太少：请降低测试集比例。",
+    "text_target": "目标“{name}”含有文本取值，回归树无法预测它。请选择分类。",
+    "too_many_categories": "“{name}”有 {n:,} 个类别，超过 {max:,} 个：它看起来像编号。请不要使用该列，或把它当作数值特征。",
+    # preparing a table: notes
+    "id3_left_out": "ID3 没有处理缺失值的规则：{n} 个含缺失值的样本被剔除（C4.5 和 CART 会使用它们）。",
+    "missing_target": "{rows} 个目标值缺失的样本被剔除。",
+    "missing_features": ("{n} 个样本在所选特征上有缺失值。CART 把它们分到增益更大的一侧，C4.5 和 J48 按权重把它们"
+                         "分到各个分支，ID3 剔除它们。"),
+    "single_class": "目标只有一个类别：决策树只有一个叶结点。",
+    "text_as_missing": "“{name}”：{n} 个不是数值的取值按缺失值处理。",
+    "no_numbers": "以下列不含数值，已被剔除（把它们标为类别特征即可使用）：{names}。",
+    "infinite_values": "“{name}”：{n} 个无穷大的值按缺失值处理。",
+    "many_categories": "“{name}”有 {n} 个类别：ID3 和 C4.5 为每个类别建一个分支，在它上面的划分会非常宽。",
+    "mixed_column": ("“{name}”混有数值和文本（例如“{example}”），按类别特征处理。把它从类别特征中移除，"
+                     "文本取值就会按缺失值处理。"),
+    # a tree's data file (pages.state.imported)
+    "data_no_column": "数据文件中没有名为 {names} 的列：决策树的特征是 {features}。",
+    "data_unnamed": "这棵决策树是在 {n} 个未命名的特征上训练的：数据文件需要 {n} 个特征列（放在最前面，按顺序）和一个目标列。",
+    "data_no_target": "数据文件没有目标列（决策树特征以外的列）。",
+    "data_not_numeric": "特征列 {names} 不是数值；scikit-learn 的决策树只读取数值。",
+    "data_unknown_classes": "目标列 {name} 中有不属于决策树类别（classes_）的取值。",
+    "data_target_not_numeric": "目标列 {name} 不是数值，而这棵决策树是回归树。",
+}
+
+#: The Chinese of the values that are the engine's own English phrases:
+#: value name -> {English: Chinese}.
+VALUES_ZH = {
+    # what dtree.tables.io says a non-table file is
+    "what": {
+        "a PNG image": "PNG 图片", "a JPEG image": "JPEG 图片", "a GIF image": "GIF 图片",
+        "a PDF document": "PDF 文档", "a gzip archive": "gzip 压缩包",
+        "a bzip2 archive": "bzip2 压缩包", "a 7-Zip archive": "7-Zip 压缩包",
+        "a RAR archive": "RAR 压缩包", "a program (ELF executable)": "程序（ELF 可执行文件）",
+        "a Windows program": "Windows 程序",
+        "a Python pickle (never loaded here)": "Python pickle 文件（这里从不加载）",
+    },
+    "delimiter": {"comma": "逗号", "tab": "制表符", "semicolon": "分号", "vertical bar": "竖线"},
+    # why splitter="hist" does not apply
+    "why": {
+        "algorithm='j48' grows Weka's own tree": "algorithm='j48' 生长的是 Weka 自己的决策树",
+        "multiway splits are not binned": "多路划分不做分箱",
+        "missing='c4.5' splits rows into fractions": "missing='c4.5' 会把样本按比例拆分",
+        "criterion='absolute_error' cannot be computed from bin sums":
+            "criterion='absolute_error' 无法由各箱的统计量之和算出",
+    },
+}
+
+def message(said, lang: str = "en") -> str:
+    """One of the engine's messages (an exception or a note) in ``lang``:
+    a coded one (``code`` and ``values``) worded from its code, anything
+    else as its English text.  Plain text: escape it for Markdown."""
+    if lang != "zh":
+        return str(said)
+    if isinstance(said, TreeFileError):
+        return tree_file_error(said.code, said.where, said.values, lang)
+    template = MESSAGES_ZH.get(getattr(said, "code", None))
+    values = getattr(said, "values", None)
+    if template is None or not isinstance(values, dict):
+        return str(said)
+    shown = {k: VALUES_ZH[k].get(v, v) if k in VALUES_ZH and isinstance(v, str) else v
+             for k, v in values.items()}
+    return template.format(**shown)

@@ -1,0 +1,119 @@
+"""The views' one vocabulary in English and Chinese (``lang="en"`` / ``"zh"``).
+
+* :func:`t`: one of two texts, by language (``t(lang, "node", "结点")``);
+* :func:`text`: an entry of a page's table of fixed texts, ``name ->
+  (English, Chinese)``, in a language;
+* :data:`NAMES`: the app's fixed names, each kind of name a table ``key ->
+  (English, Chinese)``: the criteria (``"criterion"``: as the sidebar
+  offers them; ``"criterion_short"``: in figures, headings and the
+  calculators), the impurities a tree's boxes name (``"impurity"``), the
+  growth orders, the tasks and the presets (``"preset"``: what each one
+  means); :func:`name` looks one up, the English or else the key for a key
+  the table does not know.
+
+The English names of the criteria and the presets' English summaries are
+the tables' own (``dtree.tables.prepare``), taken from there.  The names of
+the built-in datasets stay with them (``dtree.tables.dataset``), the stop
+reasons with the narration (``dtree.views.narration``), and the Chinese of
+the engine's coded messages is in ``dtree.views.messages``.
+"""
+
+from __future__ import annotations
+
+from dtree.tables.prepare import CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA
+
+__all__ = ["t", "text", "NAMES", "name", "criterion_name", "growth_name", "task_name",
+           "preset_summary"]
+
+
+def t(lang: str, en: str, zh: str) -> str:
+    """``zh`` for ``lang="zh"``, else ``en``."""
+    return zh if lang == "zh" else en
+
+
+def text(table: dict, name: str, lang: str = "en") -> str:
+    """``table[name]`` (a pair ``(English, Chinese)``) in ``lang``."""
+    return t(lang, *table[name])
+
+
+_CRITERIA_ZH = {
+    "gini": "基尼系数（Gini 指数）",
+    "entropy": "信息熵（信息增益）",
+    "gain_ratio": "信息增益比（C4.5）",
+    "misclassification": "误分类率",
+    "taylor2": "熵的二阶泰勒近似",
+    "squared_error": "均方误差（方差）",
+    "absolute_error": "平均绝对误差（中位数）",
+    "friedman_mse": "Friedman 均方误差",
+    "poisson": "泊松偏差",
+}
+_PRESETS_ZH = {
+    "CART": "CART：二叉划分（一个阈值，或把类别分成两组），默认用基尼系数（也可选其他准则）。"
+            "缺失值分到增益更大的一侧。",
+    "ID3": "ID3：信息增益（信息熵）。类别特征每个取值一个分支；数值特征按阈值划分。"
+           "ID3 没有处理缺失值的规则：含缺失值的样本被剔除。",
+    "C4.5": "C4.5：信息增益比 = 信息增益 ÷ 分裂信息，在信息增益不低于平均值的候选划分中选取。"
+            "类别特征每个取值一个分支；数值特征按阈值划分。含缺失值的样本按权重分到各分支。",
+    "J48": "J48：Weka 的 C4.5（第 8 版），逐个结点一致：在信息增益不低于平均值的特征中按信息增益比"
+           "选取；类别特征的每个声明取值一个分支；数值特征的阈值取训练集中的值，并带 MDL 惩罚；"
+           "至少两个分支各有不少于 2 个样本（min_objects）。含缺失值的样本按权重分到各分支。",
+}
+
+#: The app's fixed names: kind -> {key: (English, Chinese)}.
+NAMES = {
+    "criterion": {key: (english, _CRITERIA_ZH[key]) for key, english in
+                  {**CLASSIFICATION_CRITERIA, **REGRESSION_CRITERIA}.items()},
+    "criterion_short": {
+        "gini": ("Gini", "基尼系数"),
+        "entropy": ("entropy", "信息熵"),
+        "log_loss": ("entropy", "信息熵"),
+        "gain_ratio": ("gain ratio", "信息增益比"),
+        "misclassification": ("misclassification", "误分类率"),
+        "taylor2": ("Taylor, second order", "二阶泰勒近似"),
+        "squared_error": ("squared error", "平方误差"),
+        "absolute_error": ("absolute error", "绝对误差"),
+        "friedman_mse": ("Friedman MSE", "Friedman 均方误差"),
+        "poisson": ("Poisson deviance", "泊松偏差"),
+    },
+    # the impurity a tree's boxes name (dtree.views.viz.impurity_label)
+    "impurity": {
+        "entropy": ("entropy", "信息熵"), "gini": ("gini", "基尼系数"),
+        "mse": ("mse", "均方误差"), "mae": ("mae", "平均绝对误差"),
+        "error": ("error", "误分类率"), "taylor2": ("taylor2", "二阶泰勒熵"),
+        "poisson": ("poisson", "泊松偏差"),
+    },
+    "growth": {"depth_first": ("depth-first", "深度优先"),
+               "best_first": ("best-first", "最佳优先"),
+               "breadth_first": ("breadth-first", "广度优先")},
+    "task": {"classification": ("classification", "分类"),
+             "regression": ("regression", "回归")},
+    "preset": {key: (preset.summary, _PRESETS_ZH[key]) for key, preset in PRESETS.items()},
+}
+
+
+def name(kind: str, key, lang: str = "en") -> str:
+    """The name of ``key`` among ``NAMES[kind]`` in ``lang``; the key itself
+    (as text) for one the table does not know."""
+    names = NAMES[kind].get(key)
+    return str(key) if names is None else t(lang, *names)
+
+
+def criterion_name(criterion: str, lang: str = "en", short: bool = False) -> str:
+    """A criterion's name, as the sidebar offers it ("Gini index") or, with
+    ``short``, as figures and headings name it ("Gini")."""
+    return name("criterion_short" if short else "criterion", criterion, lang)
+
+
+def growth_name(growth: str, lang: str = "en") -> str:
+    """A growth order's name ("depth-first", 深度优先...)."""
+    return name("growth", growth, lang)
+
+
+def task_name(task: str, lang: str = "en") -> str:
+    """"classification"/"regression" in ``lang``."""
+    return name("task", task, lang)
+
+
+def preset_summary(preset: str, lang: str = "en") -> str:
+    """What a preset (CART, ID3, C4.5, J48) means, in ``lang``."""
+    return name("preset", preset, lang)
