@@ -10,11 +10,9 @@ in already escaped for Markdown by the page.
 
 from __future__ import annotations
 
-from .vocabulary import t, text
-
 import pandas as pd
 
-from dtree import PROBLEMS, TREE_FILE_MESSAGES, problem_text
+from .vocabulary import t, text
 
 
 #: The page's fixed texts: name -> (English, Chinese).
@@ -197,96 +195,3 @@ def target_description(y: pd.Series, lang: str = "en") -> pd.DataFrame:
     named in ``lang``."""
     described = y.describe().to_frame()
     return described.rename(index=DESCRIBE_ZH) if lang == "zh" else described
-
-
-#: The Chinese wording of each ``TreeFileError`` code (the English is the
-#: engine's own, ``dtree.TREE_FILE_MESSAGES``); the fields are the error's
-#: ``where`` and ``values``.
-TREE_FILE_ZH = {
-    "pickle": ("{where} 是{kind}，不是 .skops 文件。加载 pickle（joblib 文件也是 pickle）可能运行其中的"
-               "任意代码，所以 dtree 从不打开它。请改用 skops 保存决策树：skops.io.dump(model, 'tree.skops')。"),
-    "not_skops": "{where} 是未知格式，不是 .skops 文件。请改用 skops 保存决策树：skops.io.dump(model, 'tree.skops')。",
-    "file_too_big": "{where} 超过 {limit} 字节，这是 dtree 从一个文件读取的上限（可调大 SkopsLimits.max_file_bytes）。",
-    "zip_broken": "{where} 是损坏的或不受支持的 zip 文件：{part} {problem_text}。",
-    "zip_unreadable": "{where} 是损坏的 zip 文件；zip 读取器报告：{detail}。",
-    "too_many_members": "{where} 含有 {count} 个文件；一棵树的 .skops 文件只含几个（最多读取 {limit} 个）。",
-    "member_too_big": "{where}：其中的 {member} 解压后超过 {limit} 字节（可调大 SkopsLimits.max_member_bytes）。",
-    "total_too_big": "{where} 解压后总共超过 {limit} 字节（可调大 SkopsLimits.max_total_bytes）。",
-    "member_missing": "{where} 引用了文件中不存在的成员 {member}。",
-    "no_schema": "{where} 是 zip 文件，但不是 .skops 文件（没有 schema.json）。",
-    "schema_not_json": "{where} 不是 .skops 文件：其 schema.json 不是 JSON；JSON 读取器报告：{detail}。",
-    "schema_too_deep": "{where}：其结构嵌套超过 {limit} 层；scikit-learn 的决策树远用不了这么多。",
-    "schema_too_big": "{where}：其结构含有超过 {limit} 个条目（可调大 SkopsLimits.max_schema_entries）。",
-    "types_refused": ("{where} 含有 dtree 不打开的类型：{types}。dtree 只信任 scikit-learn 的 DecisionTree/ExtraTree "
-                      "分类器和回归器（及其中的 NumPy 数组），所以文件中的其他内容都不会被加载。"),
-    "not_a_tree": "{where} 保存的是 {kind}，不是 scikit-learn 的决策树。",
-    "malformed": "{where} 不是格式正确的 .skops 文件：{part} {problem_text}。",
-    "too_slow": "读取 {where} 超过了 {limit} 秒，已停止读取（可调大 SkopsLimits.max_seconds）。",
-    "unreadable": "无法读取 {where}；内部错误为：{detail}。",
-    "over_limit": "{where}：其{what}为 {value}，超过 dtree 打开的上限 {limit}（可调大 SkopsLimits.{field}）。",
-    "bad_attribute": "{where}：其{what}{problem_text}。",
-    "multi_output": "{where} 预测 {n_outputs} 个输出；dtree 的决策树只预测一个。请打开在单个目标上训练的决策树。",
-    "no_nodes": "{where}：其决策树没有结点。",
-    "bad_child": "{where}：结点 {node} 的子结点编号为 {child}，不是这棵树的结点（编号应在 1 到 {last} 之间）。",
-    "half_leaf": "{where}：结点 {node} 只有一个子结点；一个结点要么有两个子结点，要么没有。",
-    "child_before_parent": "{where}：结点 {node} 是结点 {parent} 的子结点，但子结点的编号必须大于父结点（这棵树有环）。",
-    "two_parents": "{where}：结点 {node} 有 {count} 个父结点；除根结点外每个结点恰有一个。",
-    "orphan": "{where}：结点 {node} 没有父结点；除根结点外每个结点恰有一个。",
-    "root_is_child": "{where}：根结点（结点 0）是结点 {parent} 的子结点。",
-    "bad_feature": "{where}：结点 {node} 按特征 {feature} 划分，但这棵树的特征编号为 0 到 {last}。",
-    "bad_threshold": "{where}：结点 {node} 的阈值 {threshold} 无法划分样本。",
-    "bad_value": "{where}：结点 {node} 的{what}不是有限的数。",
-    "bad_samples": "{where}：结点 {node} 的{what}为 {count}，不等于其子结点之和。",
-    "value_shape": "{where}：其结点取值的形状为 {shape}，但 {node_count} 个结点、{n_classes} 个类别需要 {expected}。",
-    "classes_mismatch": "{where}：它列出 {n_names} 个类别，但其结点保存 {n_classes} 个类别的计数。",
-}
-
-#: The Chinese of ``dtree.PROBLEMS``.
-PROBLEMS_ZH = {
-    "encrypted": "已加密",
-    "compression": "使用压缩方法 {method}，dtree 不读取这种压缩",
-    "longer": "解压后比声明的长",
-    "shorter": "解压后比声明的短",
-    "not_utf8": "不是 UTF-8 文本",
-    "not_whole_number": "是 {type}，而这里应为整数",
-    "below_one": "为 {value}，小于一",
-    "not_labels": "不是类别标签的列表",
-    "names_count": "含有 {count} 个名称，但有 {expected} 个特征",
-    "not_a_node": "不是 skops 结点",
-    "no_class": "没有指明类型",
-    "loader_refused": "由 {loader} 加载，dtree 不用它读取普通值",
-    "no_content": "缺少其类型应有的内容",
-    "wrong_kind": "是以 {stored} 形式保存的 {kind}",
-    "not_json": "含有的文本不是单个 JSON 值",
-    "bad_keys": "的键与其类型不符",
-    "bad_shape": "含有 {count} 个值，但其形状需要 {expected} 个",
-    "not_plain": "含有普通值以外的内容",
-    "bad_random_state": "不是随机数生成器的状态",
-    "not_npy": "不是 NumPy 数组文件",
-    "not_numbers": "的取值类型为 {dtype}，不是数",
-    "bad_size": "声明了 {declared} 字节的数据，实际只有 {held} 字节",
-    "bad_tree_args": "不是单输出的 (n_features, n_classes, n_outputs)",
-    "features_differ": "有 {count} 个特征，而估计器有 {expected} 个",
-    "bad_nodes": "不是由 {count} 个结点记录组成的数组",
-    "bad_depth": "不是这棵树的深度",
-    "not_fitted": "缺失（这棵树训练过吗？）",
-    "bad_name": "不是 dtree 接受的属性",
-}
-
-_ZH_TERMS = {"number of features (n_features_in_)": "特征数（n_features_in_）",
-             "number of classes": "类别数", "node count": "结点数", "number of outputs": "输出数",
-             "impurity": "不纯度", "weighted sample count": "加权样本数", "value": "取值",
-             "sample count": "样本数", "weighted sample count": "加权样本数",
-             "sample count (below one)": "样本数（小于一）"}
-
-
-def tree_file_error(code: str, where: str, values: dict, lang: str = "en") -> str:
-    """Why a scikit-learn tree could not be opened (a ``TreeFileError``'s
-    ``code``, ``where`` and ``values``), in ``lang``.  Plain text: escape it
-    for Markdown before showing it."""
-    if lang == "zh":
-        shown = {k: _ZH_TERMS.get(v, v) if isinstance(v, str) else v for k, v in values.items()}
-        return TREE_FILE_ZH[code].format(where=where, **shown,
-                                         **problem_text(shown, PROBLEMS_ZH))
-    return TREE_FILE_MESSAGES[code].format(where=where, **values,
-                                           **problem_text(values, PROBLEMS))

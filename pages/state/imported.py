@@ -31,7 +31,7 @@ from dtree import NEEDS_DATA, SkopsLimits, TreeFileError, load_sklearn
 from dtree.tables.io import DataError
 from dtree.tables.prepare import Origin, Prepared
 from dtree.tables.dataset import Loaded
-from dtree.views.datatext import tree_file_error
+from dtree.views.messages import tree_file_error
 from pages.runtime.fits import Fit
 from pages.state.session import tr
 

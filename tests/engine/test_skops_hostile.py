@@ -26,7 +26,7 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.tree._tree import NODE_DTYPE, Tree
 
 import dtree
-from dtree.views.datatext import tree_file_error
+from dtree.views.messages import tree_file_error
 from tests.helpers.hostile_skops import CANARY, CASES
 
 TIMEOUT = 120  # seconds: generous, the machine is shared; a hang never ends
@@ -234,7 +234,7 @@ def test_random_state_object_round_trips(iris):
 
 
 def test_every_code_is_worded_in_both_languages():
-    from dtree.views.datatext import PROBLEMS_ZH, TREE_FILE_ZH
+    from dtree.views.messages import PROBLEMS_ZH, TREE_FILE_ZH
 
     assert set(TREE_FILE_ZH) == set(dtree.TREE_FILE_MESSAGES)
     assert set(PROBLEMS_ZH) == set(dtree.PROBLEMS)
