@@ -147,15 +147,15 @@ TREE_FILE_MESSAGES = {
                "Save the tree with skops instead: skops.io.dump(model, 'tree.skops')."),
     "not_skops": ("{where} is an unknown format, not a .skops file. Save the tree with skops "
                   "instead: skops.io.dump(model, 'tree.skops')."),
-    "file_too_big": ("{where} is larger than {limit} bytes, the most dtree reads from one "
+    "file_too_big": ("{where} is larger than {limit}, the most dtree reads from one "
                      "file (raise SkopsLimits.max_file_bytes for a bigger tree)."),
     "zip_broken": "{where} is a damaged or unsupported zip file: {part} {problem_text}.",
     "zip_unreadable": "{where} is a damaged zip file; the zip reader says: {detail}.",
     "too_many_members": ("{where} holds {count} files; a .skops file of one tree holds a "
                          "few (at most {limit} are read)."),
-    "member_too_big": ("{where}: its member {member} unpacks to more than {limit} bytes "
+    "member_too_big": ("{where}: its member {member} unpacks to more than {limit} "
                        "(raise SkopsLimits.max_member_bytes for a bigger tree)."),
-    "total_too_big": ("{where} unpacks to more than {limit} bytes in all (raise "
+    "total_too_big": ("{where} unpacks to more than {limit} in all (raise "
                       "SkopsLimits.max_total_bytes for a bigger tree)."),
     "member_missing": "{where} names a member {member} that is not in the file.",
     "no_schema": "{where} is a zip file but not a .skops file (it has no schema.json).",

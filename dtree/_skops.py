@@ -73,8 +73,15 @@ def _read_source(source, limits):
         with open(path, "rb") as fh:
             data = fh.read(limits.max_file_bytes + 1)
     if len(data) > limits.max_file_bytes:
-        raise TreeFileError("file_too_big", where, limit=limits.max_file_bytes)
+        raise TreeFileError("file_too_big", where, limit=_size(limits.max_file_bytes))
     return data, where
+
+
+def _size(n_bytes):
+    """A size limit as people read it: "256 MiB" (or "100 bytes")."""
+    if n_bytes < 1 << 20:
+        return f"{n_bytes:,} bytes"
+    return f"{n_bytes / (1 << 20):,.4g} MiB"
 
 
 def _kind_of(data):
@@ -110,7 +117,7 @@ class _Archive:
                                     problem="compression", method=info.compress_type)
             if info.file_size > limits.max_member_bytes:
                 raise TreeFileError("member_too_big", where, member=info.filename,
-                                    limit=limits.max_member_bytes)
+                                    limit=_size(limits.max_member_bytes))
             self.infos[info.filename] = info
 
     def tick(self):
@@ -125,7 +132,7 @@ class _Archive:
             raise TreeFileError("member_missing", self.where, member=str(name)[:80])
         limit = min(limit or self.limits.max_member_bytes, self.limits.max_member_bytes)
         if info.file_size > limit:
-            raise TreeFileError("member_too_big", self.where, member=name, limit=limit)
+            raise TreeFileError("member_too_big", self.where, member=name, limit=_size(limit))
         out = bytearray(info.file_size)
         view, size = memoryview(out), 0
         with self.zf.open(info) as fh:
@@ -140,7 +147,8 @@ class _Archive:
                 raise TreeFileError("zip_broken", self.where, part=name, problem="longer")
         self.unpacked += size
         if self.unpacked > self.limits.max_total_bytes:
-            raise TreeFileError("total_too_big", self.where, limit=self.limits.max_total_bytes)
+            raise TreeFileError("total_too_big", self.where,
+                                limit=_size(self.limits.max_total_bytes))
         return out
 
 

@@ -91,10 +91,11 @@ def refusal(exc: Exception):
 
 def refusal_text(refusal, lang: str, said) -> str:
     """The text of a :func:`refusal` in ``lang`` (``said`` words an engine
-    message that has no code)."""
+    message that has no code).  The page names the file before it, so the
+    message calls it "the file"."""
     if isinstance(refusal, tuple) and refusal[:1] == ("tree_file",):
-        _, code, where, values = refusal
-        return tree_file_error(code, where, values, lang)
+        _, code, _, values = refusal
+        return tree_file_error(code, "该文件" if lang == "zh" else "the file", values, lang)
     return said(refusal)
 
 

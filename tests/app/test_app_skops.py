@@ -254,6 +254,7 @@ def test_hostile_files_get_the_pages_own_message(lang, iris_skops):
         else:
             assert f"**{escaped}\\.skops** could not be opened" in message
             assert "Still using **tree\\.skops**" in message
+        assert message.count(f"{escaped}\\.skops") == 1, message  # named once, by the page
     at.switch_page(GROW).run()
     assert_clean(at)
     assert "tree\\.skops" in texts(at.markdown)
