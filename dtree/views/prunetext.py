@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .vocabulary import t, text
+from .vocabulary import t
 from .pruneview import fmt
 from .viz import JUST_SPLIT, NEXT_SPLIT
 
