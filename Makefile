@@ -86,9 +86,11 @@ test: $(TEST_STAMP) chromium graphviz weka
 
 # The quick tier, for a change to the engine, the views or the tables: no
 # Streamlit app, no browser, no Weka (tests/app, tests/browser and the tests
-# marked weka are the whole suite's).
+# marked weka are the whole suite's), and 20 examples per property (100 in
+# the whole suite).
 test-fast: $(TEST_STAMP)
-	$(BIN)/python -m pytest tests/engine tests/views tests/tables tests/project -m "not weka" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest tests/engine tests/views tests/tables tests/project -m "not weka" \
+	  --hypothesis-profile=quick $(PYTEST_ARGS)
 
 bench: $(TEST_STAMP) chromium
 	$(BIN)/python bench/bench.py

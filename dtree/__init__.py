@@ -34,10 +34,10 @@ Besides the estimators, pruning and export, the engine shares with them:
   data says about its candidate tables.
 """
 
-from ._classes import (PRESETS, DecisionTreeClassifier, DecisionTreeRegressor, candidate_splits,
-                       feature_importances, tree_input)
+from ._classes import DecisionTreeClassifier, DecisionTreeRegressor, candidate_splits
 from ._criteria import make_criterion
 from ._ebp import add_errors, error_based_prune
+from ._estimator import PRESETS, feature_importances, tree_input
 from ._export import OKABE_ITO, export_graphviz, export_text, node_fills
 from ._median import sad_prefix
 from ._problem import FEATURE_THRESHOLD

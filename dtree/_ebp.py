@@ -333,7 +333,6 @@ class _Pruner:
             depth.append(d)
             me = len(order) - 1
             stack.extend((k, me, d + 1) for k in node.kids[::-1])
-        n = len(order)
         src = np.array([g.src for g in order], dtype=np.intp)
         arrays = {name: np.array(getattr(t, name)[src], copy=True)
                   for name in ("feature", "threshold", "impurity", "n_node_samples",

@@ -1,7 +1,8 @@
 """Shared pytest configuration for the whole suite.
 
 Hypothesis profiles: "dev" (default, 100 examples) and "ci" (50 examples),
-chosen automatically when the CI environment variable is set. Neither has a
+chosen automatically when the CI environment variable is set, and "quick"
+(20 examples), which ``make test-fast`` asks for. None has a
 deadline: timings on shared CI machines are too noisy for one. Override with
 `pytest --hypothesis-profile=dev` (or `ci`).
 """
@@ -13,6 +14,11 @@ from hypothesis import HealthCheck, settings
 settings.register_profile(
     "dev",
     max_examples=100,
+    deadline=None,
+)
+settings.register_profile(
+    "quick",  # make test-fast: the properties' shape in a few examples each
+    max_examples=20,
     deadline=None,
 )
 settings.register_profile(

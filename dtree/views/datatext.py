@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .vocabulary import t, text
+from .vocabulary import t
 
 
 #: The page's fixed texts: name -> (English, Chinese).

@@ -221,7 +221,7 @@ PROBLEMS_ZH = {
 _ZH_TERMS = {"number of features (n_features_in_)": "特征数（n_features_in_）",
              "number of classes": "类别数", "node count": "结点数", "number of outputs": "输出数",
              "impurity": "不纯度", "weighted sample count": "加权样本数", "value": "取值",
-             "sample count": "样本数", "weighted sample count": "加权样本数",
+             "sample count": "样本数",
              "sample count (below one)": "样本数（小于一）"}
 
 

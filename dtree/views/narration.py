@@ -9,7 +9,7 @@ here with :func:`dtree.views.links.md` and shortened with
 
 from __future__ import annotations
 
-from .vocabulary import t, text
+from .vocabulary import t
 from .links import md
 from .viz import criterion_of, short
 

@@ -278,6 +278,17 @@ def test_pages_stay_short():
     assert long == {}, f"move computation into dtree/views or dtree/tables: {long}"
 
 
+#: No module of the engine, the views or the tables grows past this: one role
+#: per file, split long before a module gets hard to read.
+MODULE_LINES = 1000
+
+
+def test_modules_stay_under_a_thousand_lines():
+    long = {path.relative_to(ROOT).as_posix(): n for path in UNDER_DTREE
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MODULE_LINES}
+    assert long == {}, f"split these by concern: {long}"
+
+
 def test_the_page_check_sees_the_pages():
     names = {path.relative_to(ROOT).as_posix() for path in page_files()}
     assert {"app.py", "pages/grow.py", "pages/compare.py", "pages/prune.py", "pages/learn.py",
