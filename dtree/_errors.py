@@ -12,8 +12,8 @@ message's text is that wording, filled in.
 tree (a ``.skops`` file, or an estimator passed to ``from_sklearn``) cannot
 be opened; ``TREE_FILE_MESSAGES`` is the English wording of its codes.
 
-The app words the same codes in Chinese (``dtree.views.messages`` and
-``dtree.views.datatext``) instead of matching the English text.
+The app words the same codes in Chinese (``dtree.views.messages``) instead
+of matching the English text.
 """
 
 __all__ = ["CodedError", "Note", "MESSAGES", "TreeFileError", "TREE_FILE_MESSAGES",
