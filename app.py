@@ -28,6 +28,11 @@ st.html("""<style>
 [data-testid='stGraphVizChart'] { text-align: center; max-width: 100%; overflow-x: auto; }
 [data-testid='stGraphVizChart'] svg { display: inline-block; }
 .st-key-tree_renderer_warmup { display: none; }
+/* an icon-only button (presenter mode's stepping bars) keeps its label as its
+   name for screen readers: the label is hidden from view only */
+[class*='st-key-icon_only'] button [data-testid='stMarkdownContainer'] {
+  position: absolute !important; width: 1px; height: 1px; margin: -1px; overflow: hidden;
+  clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
 </style>""")
 
 restore_view_from_url()  # a prepared link: its dataset, parameters and view
@@ -59,11 +64,11 @@ top.toggle(tr("Presenter mode", "演示模式"), key="present", bind="query-para
            persist_state="session",
            help=tr("Large type, no sidebar, the tree scaled to the window and the controls "
                    "in one bar, for a projector. Keys on the Grow, Compare and Prune pages: "
-                   "→ next step, ← previous step, P play/pause (Grow), Home reset, End grow "
-                   "all.",
+                   "→ next step, ← previous step, Home first step, End last step, P play/pause "
+                   "(Grow).",
                    "大字号、隐藏侧边栏、决策树缩放到窗口大小、控件排成一行，适合投影。"
-                   "生长、比较和剪枝页的快捷键：→ 下一步，← 上一步，P 播放/暂停（生长页），"
-                   "Home 重置，End 全部生长。"))
+                   "生长、比较和剪枝页的快捷键：→ 下一步，← 上一步，"
+                   "Home 第一步，End 最后一步，P 播放/暂停（生长页）。"))
 
 # Presenter mode (?present=true): larger type, no sidebar or header, the
 # controls in one bar and the tree scaled down to the rest of the window
@@ -74,20 +79,19 @@ if presenting():
 html { font-size: 22px; }
 [data-testid='stSidebar'], [data-testid='stSidebarCollapsedControl'],
 [data-testid='stExpandSidebarButton'], [data-testid='stHeader'] { display: none !important; }
-/* the bottom padding lets the end of a long page scroll clear of the
-   presenter switch and the keys legend, which float over the bottom corners */
-[data-testid='stMainBlockContainer'] { max-width: 100%; padding: 0.4rem 1rem 2.4rem 1rem; }
+/* the window's bottom strip is the presenter switch's and the keys legend's:
+   the page scrolls above it, so nothing it shows ever passes under them */
+[data-testid='stMain'] { max-height: calc(100vh - var(--dtree-strip)); }
+:root { --dtree-strip: 1.9rem; }
+[data-testid='stMainBlockContainer'] { max-width: 100%; padding: 0.4rem 1rem 0.6rem 1rem; }
 [data-testid='stMainBlockContainer'] [data-testid='stVerticalBlock'] { gap: 0.45rem; }
-/* the two floating controls are opaque cards: what scrolls under them is
-   hidden, not mixed with their words */
+/* the two floating controls are cards in the bottom strip */
 .st-key-presenter_switch, [class*='st-key-keys_legend'] { background: #fff;
   border: 1px solid rgba(49, 51, 63, 0.2); border-radius: 0.5rem;
   box-shadow: 0 1px 4px rgba(0, 0, 0, 0.12); }
 .st-key-presenter_switch { position: fixed; bottom: 0.1rem; left: 0.6rem; width: auto;
   z-index: 999990; padding: 0 0.4rem; }
 .st-key-presenter_switch label p { font-size: 0.55rem; }
-/* a folded panel's header starts right of the presenter switch below it */
-[data-testid='stExpander'] summary { padding-left: 7.5rem; }
 [class*='st-key-stepbar'] { row-gap: 0.2rem; position: sticky; top: 0; z-index: 999980;
   background: rgba(255,255,255,0.92); }
 [class*='st-key-stepbar'] p { font-size: 0.75rem; }
@@ -105,7 +109,7 @@ html { font-size: 22px; }
 [class*='st-key-tree_box'] [data-testid='stGraphVizChart'] { display: flex;
   justify-content: center; }
 [class*='st-key-tree_box'] [data-testid='stGraphVizChart'] svg {
-  max-width: 100%; max-height: calc(100vh - 1.4rem - var(--dtree-above-tree, 6.8rem));
+  max-width: 100%; max-height: calc(100vh - var(--dtree-strip) - 1.4rem - var(--dtree-above-tree, 6.8rem));
   width: auto !important; height: auto !important; }
 [data-testid='stPlotlyChart'] .gtitle, [data-testid='stPlotlyChart'] .xtitle,
 [data-testid='stPlotlyChart'] .ytitle { font-size: 26px !important; }
@@ -115,7 +119,8 @@ html { font-size: 22px; }
   html { font-size: 30px; }
   [class*='st-key-tree_box'] [data-testid='stGraphVizChart'] { zoom: 1.4; }
   [class*='st-key-tree_box'] [data-testid='stGraphVizChart'] svg {
-    max-height: calc((100vh - 1.4rem - var(--dtree-above-tree, 6.8rem)) / 1.4); }
+    max-height: calc((100vh - var(--dtree-strip) - 1.4rem
+                      - var(--dtree-above-tree, 6.8rem)) / 1.4); }
 }
 </style>""")
 

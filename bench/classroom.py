@@ -461,7 +461,7 @@ class BrowserStudent:
         """As Student.step: next, or reset at the last step.  The last step is
         where the app disables "Next step" (the page's own signal; Streamlit
         1.67's slider has no max in the DOM to read, and clicking the
-        disabled "Reset" at step 0 made every browser click time out)."""
+        disabled "First step" at step 0 made every browser click time out)."""
         at_end = await self.page.evaluate(
             "() => { const b = document.querySelector('.st-key-next button');"
             " return !b || b.disabled; }")

@@ -147,9 +147,7 @@ divergence = _divergence(tuple(c[3] for c in ok), [p.model for p in profiles]) \
 part_step = compare.divergence_step(divergence) if divergence is not None else None
 
 step = shown_step("cmp_step", max_steps) if max_steps else 0  # (a link's, at first)
-step_buttons(nav, present, [tr("First step", "第一步"), tr("Previous step", "上一步"),
-                            tr("Next step", "下一步"), tr("Last step", "最后一步")],
-             ("cmp_first", "cmp_prev", "cmp_next", "cmp_last"), moves("cmp_step", 0, max_steps),
+step_buttons(nav, present, ("cmp_first", "cmp_prev", "cmp_next", "cmp_last"), moves("cmp_step", 0, max_steps),
              step <= 0, step >= max_steps)
 if part_step is not None:
     step_button(nav, tr("Go to where they part", "跳到分歧处"), "cmp_goto",

@@ -1,7 +1,6 @@
 """Grow page: step through the tree's growth and inspect every node."""
 
 import time
-from functools import partial
 
 import streamlit as st
 
@@ -9,6 +8,7 @@ from dtree.views.vocabulary import text
 from dtree.views import narration, viz
 from dtree.views.links import md
 from pages.panels.sidebar import hist_notice, sidebar_controls
+from pages.panels.stepping import step_buttons
 from pages.runtime.caches import fitted, prepared
 from pages.runtime.fits import step_dot
 from pages.state.parameters import chosen_parameters, criterion_name, growth_name
@@ -160,25 +160,17 @@ def shown_step():
 
 
 def step_bar(step, compact=False):
-    """One row of controls: previous, next, play, reset, grow all, speed and
-    the step slider (and in presenter mode, ``compact``: icons only, a step
-    counter and the keys).  Previous is disabled at step 0 and Next at the
-    last step, so that a key press never silently does nothing."""
+    """One row of controls: the first, previous, next and last step (the
+    shared stepping buttons), play, speed and the step slider (and in
+    presenter mode, ``compact``: icons only, a step counter and the keys)."""
     bar = st.container(horizontal=True, vertical_alignment="center", key="stepbar",
                        gap="small")
-
-    button = partial(step_button, bar, compact=compact)
-    button(tr("Previous step", "上一步"), "prev", ":material/skip_previous:", on_click=move,
-           kwargs={"delta": -1}, disabled=step <= 0, shortcut="Left")
-    button(tr("Next step", "下一步"), "next", ":material/skip_next:", on_click=move,
-           kwargs={"delta": 1}, type="primary", disabled=step >= n_steps, shortcut="Right")
-    button(tr("Pause", "暂停") if playing else tr("Play", "播放"), "play",
-           ":material/pause:" if playing else ":material/play_arrow:", on_click=toggle_play,
-           disabled=n_steps == 0, shortcut="P")
-    button(tr("Reset", "重置"), "reset", ":material/restart_alt:", on_click=move,
-           kwargs={"to": 0}, disabled=step <= 0, shortcut="Home")
-    button(tr("Grow all", "全部生长"), "grow_all", ":material/fast_forward:", on_click=move,
-           kwargs={"to": n_steps}, disabled=step >= n_steps, shortcut="End")
+    step_buttons(bar, compact, ("reset", "prev", "next", "grow_all"),
+                 [{"to": 0}, {"delta": -1}, {"delta": 1}, {"to": n_steps}],
+                 step <= 0, step >= n_steps, on_click=move)
+    step_button(bar, tr("Pause", "暂停") if playing else tr("Play", "播放"), "play",
+                ":material/pause:" if playing else ":material/play_arrow:", compact,
+                on_click=toggle_play, disabled=n_steps == 0, shortcut="P")
     names = {v: tr(v, SPEEDS_ZH[v]) for v in SPEEDS}
     if compact:  # just the interval
         names = {v: tr(f"every {t:g} s", f"每 {t:g} 秒") for v, t in SPEEDS.items()}

@@ -107,10 +107,11 @@ def alpha_buttons(labels, alpha_1se, alpha_min, alphas):
     at = alphas.index(pv.start_alpha(alphas, state.get("prune_alpha"), alpha_1se,
                                      st.query_params.get("prune_alpha"), labels))
     last = len(alphas) - 1
-    step_buttons(buttons, present, words.step_labels("alpha", lang()),
+    step_buttons(buttons, present,
                  ("prune_use_0", "prune_alpha_prev", "prune_alpha_next", "prune_alpha_last"),
                  [{"value": alphas[i]} for i in (0, max(at - 1, 0), min(at + 1, last), last)],
-                 at == 0, at == last, on_click=set_alpha)
+                 at == 0, at == last, on_click=set_alpha,
+                 labels=words.step_labels("alpha", lang()))
     if alpha_1se is not None:
         one_se, lowest = words.choice_labels(labels[alpha_1se], labels[alpha_min], lang())
         buttons.button("1-SE" if present else one_se, key="prune_use_1se",

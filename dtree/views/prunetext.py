@@ -120,15 +120,14 @@ TEXTS = {
         "橙红色边框：被剪成叶结点的结点。蓝色边框：被提升到父结点位置的分支。"),
 }
 
-#: The labels of the three stepping bars' buttons (first, previous, next,
-#: last): α, the weakest-link steps and EBP's decisions.
+#: The labels of the stepping bars' buttons (first, previous, next, last)
+#: where they name what a step is: α and EBP's decisions (the weakest-link
+#: steps' bar has the shared names, dtree.views.vocabulary.STEP_CONTROLS).
 STEP_BUTTONS = {
     "alpha": (("No pruning (α = 0)", "不剪枝（α = 0）"),
               ("Smaller α: one subtree less pruned", "更小的 α：少剪一棵子树"),
               ("Larger α: one subtree more pruned", "更大的 α：多剪一棵子树"),
               ("Largest α: the root alone", "最大的 α：只剩根结点")),
-    "steps": (("Reset", "重置"), ("Previous", "上一步"), ("Next", "下一步"),
-              ("Last", "最后一步")),
     "ebp": (("First decision", "第一个决定"), ("Previous", "上一个"), ("Next", "下一个"),
             ("Last decision (the root)", "最后一个决定（根结点）")),
 }

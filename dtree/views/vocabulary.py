@@ -9,7 +9,11 @@
   calculators), the impurities a tree's boxes name (``"impurity"``), the
   growth orders, the tasks and the presets (``"preset"``: what each one
   means); :func:`name` looks one up, the English or else the key for a key
-  the table does not know.
+  the table does not know;
+* :data:`STEP_CONTROLS`: the stepping bars' four controls (first, previous,
+  next, last), each with its icon, its key and its name in both languages
+  (their names are also ``NAMES["step_control"]``), one definition for
+  every stepping bar.
 
 The English names of the criteria and the presets' English summaries are
 the tables' own (``dtree.tables.prepare``), taken from there.  The names of
@@ -22,7 +26,7 @@ from __future__ import annotations
 
 from dtree.tables.prepare import CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA
 
-__all__ = ["t", "text", "NAMES", "name", "criterion_name", "growth_name", "task_name",
+__all__ = ["t", "text", "NAMES", "STEP_CONTROLS", "name", "criterion_name", "growth_name", "task_name",
            "preset_summary"]
 
 
@@ -59,6 +63,18 @@ _PRESETS_ZH = {
            "至少两个分支各有不少于 2 个样本（min_objects）。含缺失值的样本按权重分到各分支。",
 }
 
+#: The stepping bars' four controls, in their order: name -> (Material icon,
+#: keyboard key, English, Chinese).  Every stepping bar (Grow, Compare, Prune)
+#: draws them from here, so that first, previous, next and last look alike and
+#: are named alike on every page; the name is also an icon-only button's
+#: accessible name in presenter mode.
+STEP_CONTROLS = {
+    "first": (":material/first_page:", "Home", "First step", "第一步"),
+    "previous": (":material/skip_previous:", "Left", "Previous step", "上一步"),
+    "next": (":material/skip_next:", "Right", "Next step", "下一步"),
+    "last": (":material/last_page:", "End", "Last step", "最后一步"),
+}
+
 #: The app's fixed names: kind -> {key: (English, Chinese)}.
 NAMES = {
     "criterion": {key: (english, _CRITERIA_ZH[key]) for key, english in
@@ -88,6 +104,9 @@ NAMES = {
     "task": {"classification": ("classification", "分类"),
              "regression": ("regression", "回归")},
     "preset": {key: (preset.summary, _PRESETS_ZH[key]) for key, preset in PRESETS.items()},
+    # the stepping bars' controls (STEP_CONTROLS)
+    "step_control": {key: (english, chinese)
+                     for key, (_, _, english, chinese) in STEP_CONTROLS.items()},
 }
 
 

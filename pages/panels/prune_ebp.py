@@ -61,9 +61,10 @@ def ebp_view(p):
     bar = (bar_slot or st).container(horizontal=True, vertical_alignment="center",
                                      key="stepbar_ebp", gap="small")
     k0 = int(state.get("prune_ebp_step", n))
-    step_buttons(bar, present, words.step_labels("ebp", lang()),
+    step_buttons(bar, present,
                  ("prune_ebp_first", "prune_ebp_prev", "prune_ebp_next", "prune_ebp_last"),
-                 moves("prune_ebp_step", 1, n), k0 <= 1, k0 >= n)
+                 moves("prune_ebp_step", 1, n), k0 <= 1, k0 >= n,
+                 labels=words.step_labels("ebp", lang()))
     k = (bar if present else st).slider(
         tr("Decision (bottom-up)", "决定（自下而上）"), 1, n, value=n, key="prune_ebp_step",
         label_visibility="collapsed" if present else "visible",

@@ -118,8 +118,7 @@ def steps_view(p):
     k0 = shown_step("prune_step", n)
     bar = st.container(horizontal=True, vertical_alignment="center", key="stepbar_prune",
                        gap="small")
-    step_buttons(bar, present, words.step_labels("steps", lang()),
-                 ("prune_reset", "prune_prev", "prune_next", "prune_last"),
+    step_buttons(bar, present, ("prune_reset", "prune_prev", "prune_next", "prune_last"),
                  moves("prune_step", 0, n), k0 <= 0, k0 >= n)
     ghost = bar.toggle(tr("Show the removed nodes greyed", "以灰色显示已剪掉的结点"),
                        key="prune_ghost", value=False)

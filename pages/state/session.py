@@ -63,10 +63,13 @@ def shown_step(key: str, last: int) -> int:
 
 
 def step_button(where, label: str, key: str, icon: str, compact: bool, **kwargs) -> None:
-    """A stepping button in ``where`` (a bar): its label, or in presenter mode
-    (``compact``) only its icon, with the label as its tooltip."""
-    where.button("" if compact else label, key=key, icon=icon,
-                 help=label if compact else None, **kwargs)
+    """A stepping button in ``where`` (a bar): its icon and label, or in
+    presenter mode (``compact``) its icon alone on screen, with the label as
+    its tooltip and as its name for screen readers (app.py's CSS hides the
+    label of a button in a container keyed icon_only*, visually only)."""
+    if compact:
+        where = where.container(key=f"icon_only_{key}", width="content")
+    where.button(label, key=key, icon=icon, help=label if compact else None, **kwargs)
 
 
 def keys_legend(extra: str = "") -> None:

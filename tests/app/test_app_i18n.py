@@ -23,7 +23,7 @@ CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 
 #: English texts of the pages that must not be left in the Chinese interface.
 GROW_ENGLISH = [
-    "Previous step", "Next step", "Play", "Pause", "Reset", "Grow all", "Speed",
+    "First step", "Previous step", "Next step", "Last step", "Play", "Pause", "Speed",
     "Step (splits made so far)", "Node inspector", "Decision regions", "Accuracy",
     "Export", "training rows", "Step 0 of", "Vermillion border", "Loading the node",
     "Follow the steps", "Following the steps", "Map of the tree", "Every feature's best",
@@ -161,8 +161,8 @@ def test_grow_page_buttons_and_sidebar_are_chinese():
     at = start()
     buttons = {b.key: b.label for b in at.button}
     assert buttons["prev"] == "上一步" and buttons["next"] == "下一步"
-    assert buttons["play"] == "播放" and buttons["reset"] == "重置"
-    assert buttons["grow_all"] == "全部生长"
+    assert buttons["play"] == "播放" and buttons["reset"] == "第一步"
+    assert buttons["grow_all"] == "最后一步"
     assert at.selectbox(key="speed").label == "速度"
     assert at.selectbox(key="speed").options == ["慢（2 秒）", "中（1 秒）", "快（0.5 秒）"]
     assert at.slider(key="step").label == "步骤（已完成的划分次数）"

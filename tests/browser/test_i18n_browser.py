@@ -9,8 +9,8 @@ from tests.browser.conftest import ARTIFACTS, open_app, wait_for_drawn
 SCREENS = ARTIFACTS / "screens"
 EXCEPTION = '[data-testid="stException"]'
 NODES = '[data-testid="stGraphVizChart"] svg g.node'
-STEP_BUTTONS = {"prev": "上一步", "next": "下一步", "play": "播放", "reset": "重置",
-                "grow_all": "全部生长"}
+STEP_BUTTONS = {"prev": "上一步", "next": "下一步", "play": "播放", "reset": "第一步",
+                "grow_all": "最后一步"}
 
 # Whether an element's text is cut: wider than its box, or hidden by an ellipsis.
 _CUT_JS = """el => {
