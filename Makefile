@@ -66,16 +66,17 @@ graphviz:
 	fi
 
 # The J48/Id3 parity tests run Weka 3.6 (Debian's weka package, Java) as the
-# oracle. Install it only when $(WEKA_JAR) is missing; use sudo only when not
-# root. The tests read the same jar and the package's example ARFF files.
+# oracle, and compile a class against it (javac, from a JDK). Install them
+# only when $(WEKA_JAR) or javac is missing; use sudo only when not root. The
+# tests read the same jar and the package's example ARFF files.
 weka:
-	@if [ -f $(WEKA_JAR) ]; then \
+	@if [ -f $(WEKA_JAR) ] && command -v javac >/dev/null; then \
 	  echo "weka: $(WEKA_JAR)"; \
 	else \
 	  if [ "$$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi; \
 	  set -e; \
 	  $$SUDO apt-get update; \
-	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y weka; \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y weka default-jdk-headless; \
 	fi
 
 run: $(RUNTIME_STAMP)

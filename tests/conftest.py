@@ -7,9 +7,10 @@ deadline: timings on shared CI machines are too noisy for one. Override with
 `pytest --hypothesis-profile=dev` (or `ci`).
 """
 
-import os
 
 from hypothesis import HealthCheck, settings
+
+from tests.helpers.installed import running_in_ci
 
 settings.register_profile(
     "dev",
@@ -28,11 +29,6 @@ settings.register_profile(
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-
-
-def running_in_ci() -> bool:
-    """True when the CI environment variable is set to something truthy."""
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
 settings.load_profile("ci" if running_in_ci() else "dev")

@@ -18,11 +18,12 @@ from streamlit.testing.v1 import AppTest
 
 from dtree import DecisionTreeClassifier
 from dtree.views import downloads as ex
+from tests.helpers.installed import needs
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = str(ROOT / "tests" / "helpers" / "export_panel_app.py")
 FORMATS = ("dot", "svg", "png", "txt", "json", "html")
-needs_dot = pytest.mark.skipif(ex.dot_binary() is None, reason="Graphviz's dot is not installed")
+needs_dot = needs(ex.dot_binary() is not None, "Graphviz's dot")
 
 
 @pytest.fixture

@@ -38,6 +38,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.helpers.installed import running_in_ci
 
 BROWSER_DIR = Path(__file__).resolve().parent
 REPO_ROOT = BROWSER_DIR.parents[1]
@@ -57,10 +58,6 @@ CHROMIUM_ARGS = [
 VIEWPORT = {"width": 1600, "height": 1200}
 SERVER_START_TIMEOUT_S = 60
 DEFAULT_TIMEOUT_MS = 60_000  # a cap for a starved machine; waits end on the app's signal
-
-
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
 def _chromium_problem() -> str | None:
@@ -88,7 +85,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if not _is_browser_test(item):
             continue
         item.add_marker(pytest.mark.browser)
-        if problem and not _in_ci():
+        if problem and not running_in_ci():
             item.add_marker(pytest.mark.skip(reason=f"browser test skipped: {problem}"))
 
 

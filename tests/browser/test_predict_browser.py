@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.browser.conftest import (ARTIFACTS, REPO_ROOT, choose_option, open_app, serve,
+from tests.browser.conftest import (ARTIFACTS, choose_option, open_app, serve,
                                     wait_for_app, wait_for_drawn)
 
 SCRIPT = Path(__file__).resolve().parents[1] / "helpers" / "predict_app.py"

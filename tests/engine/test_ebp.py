@@ -17,6 +17,7 @@ import pytest
 from dtree import DecisionTreeClassifier, error_based_prune
 from dtree._ebp import add_errors, upper_confidence_limit
 from tests.engine.test_j48 import NOMINAL_CLASS, _generated
+from tests.helpers.installed import require
 from tests.helpers.weka import (EXAMPLES, compare, count_leaves, dtree_tree, j48_text, parse_tree,
                         read_arff, require_weka, weka_jar, write_arff)
 
@@ -129,8 +130,7 @@ public class AddErrs {
 def test_add_errs_is_wekas_stats_add_errs(tmp_path):
     """Weka's own Stats.addErrs on a grid of N, E (fractional too) and CF."""
     require_weka()
-    if shutil.which("javac") is None:
-        pytest.skip("javac is not installed")
+    require(shutil.which("javac") is not None, "javac (a JDK)")
     (tmp_path / "AddErrs.java").write_text(_ADD_ERRS_JAVA)
     jar = weka_jar()
     subprocess.run(["javac", "-cp", jar, "-d", str(tmp_path), str(tmp_path / "AddErrs.java")],

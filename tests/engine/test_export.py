@@ -29,9 +29,10 @@ from sklearn.tree import export_graphviz as sk_export_graphviz
 from sklearn.tree import export_text as sk_export_text
 
 from dtree import export_graphviz, export_text
+from tests.helpers.installed import needs
 
 DOT = shutil.which("dot")
-needs_dot = pytest.mark.skipif(DOT is None, reason="Graphviz `dot` binary not installed")
+needs_dot = needs(DOT is not None, "Graphviz's dot")
 
 
 # --------------------------------------------------------------------------

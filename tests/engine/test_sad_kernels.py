@@ -11,6 +11,7 @@ from sklearn.tree import DecisionTreeRegressor as SkRegressor
 
 from dtree import DecisionTreeRegressor, _jit, _median
 from tests.helpers.treecompare import compare_trees
+from tests.helpers.installed import require
 
 segments = st.lists(st.integers(0, 40), min_size=1, max_size=6)
 
@@ -44,8 +45,7 @@ def test_numpy_path_equals_the_two_heaps(sizes, seed, ties, weights):
 @given(segments, st.integers(0, 10_000), st.booleans(),
        st.sampled_from(["ones", "integers", "fractions"]))
 def test_compiled_kernel_is_bit_identical_to_the_two_heaps(sizes, seed, ties, weights):
-    if not _jit.available():
-        pytest.skip("the compiled kernel is unavailable (numba not installed, or DTREE_NO_JIT=1)")
+    require(_jit.available(), "the compiled kernel (numba; or DTREE_NO_JIT=1 is set)")
     y, w, starts, sizes = _data(sizes, seed, ties, weights)
     out = np.zeros(len(y))
     if len(y):
@@ -75,8 +75,8 @@ def test_group_deviations_equal_the_one_group_rule(k, extra, seed, ties):
 
 @pytest.mark.parametrize("compiled", [True, False])
 def test_absolute_error_tree_is_scikit_learns_on_either_path(compiled, monkeypatch):
-    if compiled and not _jit.available():
-        pytest.skip("the compiled kernel is unavailable (numba not installed, or DTREE_NO_JIT=1)")
+    if compiled:
+        require(_jit.available(), "the compiled kernel (numba; or DTREE_NO_JIT=1 is set)")
     if compiled:
         monkeypatch.setattr(_jit, "JIT_MIN_ROWS", 0)
     else:

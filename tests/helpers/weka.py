@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from tests.helpers.installed import running_in_ci
 
 EXAMPLES = Path("/usr/share/doc/weka/examples")
 JAR_CANDIDATES = ("/usr/share/java/weka.jar",)
@@ -49,10 +50,6 @@ def weka_jar() -> str | None:
     return None
 
 
-def in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
 def require_weka(*, data_only: bool = False) -> None:
     """Skip the calling test when Weka (java and weka.jar, or for
     ``data_only`` its example ARFF files) is absent; with ``CI`` set, fail
@@ -66,7 +63,7 @@ def require_weka(*, data_only: bool = False) -> None:
     if problem is None:
         return
     message = f"Weka is not installed ({problem}); run `make weka` (apt-get install weka)"
-    if in_ci():
+    if running_in_ci():
         pytest.fail(message)
     pytest.skip(message)
 

@@ -21,11 +21,12 @@ from dtree.views import viz
 from dtree.views import downloads as ex
 from dtree import OKABE_ITO, node_fills
 from tests.helpers.upload_corpus import HOSTILE
+from tests.helpers.installed import needs
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
 HAS_DOT = ex.dot_binary() is not None
-needs_dot = pytest.mark.skipif(not HAS_DOT, reason="Graphviz's dot is not installed")
+needs_dot = needs(HAS_DOT, "Graphviz's dot")
 SVG_NS = "{http://www.w3.org/2000/svg}"
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

@@ -27,6 +27,7 @@ from dtree.views.prediction import (explain_prediction, explanation, importance_
                                     rule_text)
 from dtree.views.viz import JUST_SPLIT, NEXT_SPLIT, ON_PATH, step_dot
 from tests.helpers.treecompare import compare_trees
+from tests.helpers.installed import require
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 
@@ -602,8 +603,7 @@ def _edge_attrs(dot, a, b):
 
 
 def _renders(dot):
-    if shutil.which("dot") is None:
-        pytest.skip("Graphviz dot not installed")
+    require(shutil.which("dot") is not None, "Graphviz's dot")
     out = subprocess.run(["dot", "-Tsvg"], input=dot.encode(), capture_output=True, timeout=60)
     assert out.returncode == 0, out.stderr.decode()
     return out.stdout.decode()

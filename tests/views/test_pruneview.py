@@ -33,6 +33,7 @@ from dtree._pruning import (ccp_cross_validate, ccp_holdout, ccp_prune, cost_com
 
 from tests.engine.test_pruning_parity import make_case
 from tests.helpers.treecompare import compare_trees
+from tests.helpers.installed import require
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 
@@ -76,8 +77,7 @@ def trace(fig, name):
 
 def graphviz_nodes(dot):
     """Number of nodes Graphviz itself lays out (and that it parses the DOT)."""
-    if shutil.which("dot") is None:
-        pytest.skip("Graphviz's dot is not installed")
+    require(shutil.which("dot") is not None, "Graphviz's dot")
     out = subprocess.run(["dot", "-Tsvg"], input=dot.encode(), capture_output=True, check=True)
     assert not out.stderr.strip(), out.stderr
     return out.stdout.decode().count('class="node"')
