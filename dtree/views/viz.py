@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 
-from .. import NUMERIC, OKABE_ITO, export_graphviz
+from .. import CLASS_COLOURS, NUMERIC, OKABE_ITO, export_graphviz
 from . import vocabulary
 from .explain import partition_2d
 
@@ -329,7 +329,7 @@ def _layout(fig, title=None, height=480, **axes):
 
 
 def class_colour(i) -> str:
-    return OKABE_ITO[int(i) % len(OKABE_ITO)]
+    return CLASS_COLOURS[int(i) % len(CLASS_COLOURS)]
 
 
 def _rgba(hex_colour, alpha):
