@@ -383,6 +383,8 @@ def tree_figure(tree, model, selected=None, height=380, lang="en"):
         kids = tree.children_of(n)
         if not kids:
             split = _say(lang, "leaf", "叶结点")
+        elif int(tree.kind[n]) == NUMERIC and tree.threshold[n] == np.inf:  # known/missing
+            split = vocabulary.missing_split(_plain(names[tree.feature[n]]), lang)
         elif int(tree.kind[n]) == NUMERIC:
             split = f"{_plain(names[tree.feature[n]])} ≤ {tree.threshold[n]:.4g}"
         else:
