@@ -43,10 +43,12 @@ PAGES = [
     "/?data=penguins&preset=C4.5&step=4",
     "/?data=penguins&preset=C4.5&step=4&layout=left+to+right",
     "/?data=loan&preset=CART&layout=left+to+right",
+    "/?data=penguins&preset=CART&step=3",
     "/compare?data=loan",
-    "/compare?data=penguins",
+    "/compare?data=penguins&cmp_step=12",
     "/prune?data=loan",
     "/prune?data=loan&layout=left+to+right",
+    "/prune?data=penguins",
 ]
 
 
@@ -83,5 +85,26 @@ def test_no_label_on_a_box_and_no_text_outside_its_box(browser, app_url, path, l
                         problems.append(f"node {node['id']}: {line['text']!r} "
                                         f"{line['box']} outside {node['box']}")
         assert not problems, "\n".join(problems)
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("lang, known, missing", [("en", "is known", "missing"),
+                                                  ("zh", "已知", "缺失")])
+def test_a_split_of_known_against_missing_reads_as_such(browser, app_url, lang, known, missing):
+    """Penguins under CART splits node #2 on bill_length_mm known against
+    missing (scikit-learn's threshold +inf) at step 3."""
+    page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    try:
+        open_app(page, f"{app_url}/?data=penguins&preset=CART&step=3&present=true&lang={lang}")
+        page.wait_for_selector('[data-testid="stGraphVizChart"] svg g.node', state="attached")
+        wait_for_drawn(page)
+        svg = page.locator('[data-testid="stGraphVizChart"] svg').first
+        nodes = svg.locator("g.node text").all_text_contents()
+        edges = svg.locator("g.edge text").all_text_contents()
+        assert any(t.endswith(f"bill_length_mm {known}") for t in nodes), nodes
+        assert missing in edges, edges
+        assert not any("inf" in t or "∞" in t for t in nodes + edges)
+        assert "<= inf" not in page.locator("body").inner_text()
     finally:
         page.context.close()
