@@ -685,7 +685,12 @@ def export_graphviz(
     ``proportion``), ``value = ...`` (weighted class counts for classifiers,
     or class fractions when ``proportion``; the prediction for regressors),
     ``class = name`` (single-output classifiers), then any ``label_lines``.
-    The root's edges are marked ``True`` (left, ``x <= t``) and ``False``.
+    The root's edges are marked ``True`` (left, ``x <= t``) and ``False``,
+    as edge labels of their own (``label``: dot leaves them room, so they
+    never lie on a box).  A split of known against missing values
+    (threshold +inf) reads ``feature is known`` and its edges ``known`` and
+    ``missing``.  A box holding East Asian wide characters, which Graphviz
+    measures with Latin metrics, gets a ``width`` from :func:`text_em`.
 
     Parameters
     ----------
