@@ -126,6 +126,16 @@ def text_em(text) -> float:
     Graphviz measures text without the font (with Latin metrics), so a
     line of Chinese comes out wider than its box; ``export_graphviz``
     widens the boxes that hold wide characters by this estimate.
+
+    Parameters
+    ----------
+    text : str
+        One line of text (converted with ``str``).
+
+    Returns
+    -------
+    float
+        Its estimated width, in em.
     """
     return sum(_WIDE_EM if unicodedata.east_asian_width(c) in "WF" else _NARROW_EM
                for c in str(text))
@@ -138,7 +148,21 @@ def _has_wide(text) -> bool:
 def is_missing_split(kind, threshold) -> bool:
     """A numeric split of known against missing values: scikit-learn's
     threshold +inf (every known value goes to the first child, ``x <= inf``,
-    the missing ones to the second)."""
+    the missing ones to the second).
+
+    Parameters
+    ----------
+    kind : int
+        The node's kind (0: numeric, as ``Tree.kind``; scikit-learn's trees
+        are all numeric).
+    threshold : float
+        The node's threshold.
+
+    Returns
+    -------
+    bool
+        True for a numeric split at +inf.
+    """
     return int(kind) == 0 and float(threshold) == math.inf
 
 
