@@ -30,6 +30,10 @@ Besides the estimators, pruning and export, the engine shares with them:
   pruning charges a leaf;
 * ``OKABE_ITO`` and ``node_fills(est)``: the colour-blind-safe palette of the
   drawings and the fill ``export_graphviz(filled=True)`` gives each node;
+  ``CLASS_COLOURS``: the classes' colours (Okabe & Ito's, then Paul Tol's);
+* ``text_em(text)``: a line's drawn width in em (CJK characters 1 em), and
+  ``is_missing_split(kind, threshold)``: a split of known against missing
+  values (threshold +inf);
 * ``NEEDS_DATA``: what a tree opened from scikit-learn without its training
   data says about its candidate tables.
 """
@@ -38,7 +42,8 @@ from ._classes import DecisionTreeClassifier, DecisionTreeRegressor, candidate_s
 from ._criteria import make_criterion
 from ._ebp import add_errors, error_based_prune
 from ._estimator import PRESETS, feature_importances, tree_input
-from ._export import OKABE_ITO, export_graphviz, export_text, node_fills
+from ._export import (CLASS_COLOURS, OKABE_ITO, export_graphviz, export_text, is_missing_split,
+                      node_fills, text_em)
 from ._median import sad_prefix
 from ._problem import FEATURE_THRESHOLD
 from ._pruning import (PruneResult, PruneStep, PruningPath, PruningSequence, ccp_cross_validate,
@@ -76,6 +81,7 @@ __all__ += ["PruneResult", "PruneStep", "PruningPath", "PruningSequence", "ccp_c
             "pessimistic_prune", "pruning_path", "pruning_sequence", "reduced_error_prune"]
 __all__ += ["export_graphviz", "export_text"]
 # what dtree.views and dtree.tables use (see the module docstring)
+__all__ += ["CLASS_COLOURS", "is_missing_split", "text_em"]
 __all__ += ["FEATURE_THRESHOLD", "KIND_NAMES", "NEEDS_DATA", "NUMERIC", "OKABE_ITO", "add_errors",
             "branch_labels", "distinct_subtrees", "make_criterion", "node_fills", "sad_prefix",
             "tree_input"]

@@ -31,10 +31,11 @@ from __future__ import annotations
 import functools
 import math
 import re
+import unicodedata
 
 import numpy as np
 
-__all__ = ["export_graphviz", "export_text", "node_fills"]
+__all__ = ["export_graphviz", "export_text", "node_fills", "text_em", "is_missing_split"]
 
 _LEAF = -1
 
@@ -48,6 +49,33 @@ OKABE_ITO = (
     "#0072B2",  # blue
     "#D55E00",  # vermillion
     "#CC79A7",  # reddish purple
+)
+
+#: The class colours: Okabe & Ito's seven first, then seventeen of Paul Tol's
+#: (his muted, bright, light, vibrant and medium-contrast schemes), each one
+#: chosen in turn as the farthest (CIELAB distance, as drawn: capped for
+#: black text by ``_MIN_FILL_LUMINANCE``) from all the colours before it, the
+#: greys left out (white means a tie, grey a cut subtree).  24 classes get 24
+#: different colours; no two pure fills are closer than Okabe & Ito's own
+#: closest pair.  Used cyclically beyond.
+CLASS_COLOURS = OKABE_ITO + (
+    "#999933",  # olive (muted)
+    "#EE6677",  # red (bright)
+    "#EEDD88",  # light yellow (light)
+    "#332288",  # indigo (muted)
+    "#FFAABB",  # pink (light)
+    "#EE8866",  # orange (light)
+    "#994455",  # dark red (medium contrast)
+    "#AAAA00",  # olive (light)
+    "#99DDFF",  # light cyan (light)
+    "#EE3377",  # magenta (vibrant)
+    "#228833",  # green (bright)
+    "#44AA99",  # teal (muted)
+    "#CCBB44",  # yellow (bright)
+    "#CC6677",  # rose (muted)
+    "#BBCC33",  # pear (light)
+    "#997700",  # dark yellow (medium contrast)
+    "#EECC66",  # light yellow (medium contrast)
 )
 
 _CLASSIFICATION_CRITERIA = {
@@ -72,13 +100,71 @@ _IMPURITY_DISPLAY_NAME = {"gain_ratio": "entropy"}
 DOT_WORDS = {
     "en": {"node": "node", "samples": "samples", "share": "samples", "value": "value",
            "mean": "value", "class": "class", "in": "in", "true": "True", "false": "False",
-           "impurity": "impurity"},
+           "impurity": "impurity", "is_known": "is known", "known": "known",
+           "missing": "missing"},
     "zh": {"node": "结点", "samples": "样本数", "share": "样本占比", "value": "类别分布",
            "mean": "均值", "class": "类别", "in": "∈", "true": "是", "false": "否",
-           "impurity": "不纯度"},
+           "impurity": "不纯度", "is_known": "已知", "known": "已知", "missing": "缺失"},
 }
 #: How the numbers that are not finite read in Chinese (English: Python's).
 _NONFINITE_ZH = {"inf": "∞", "-inf": "−∞", "nan": "无"}
+
+#: Width of a character in em: East Asian wide and full-width characters
+#: (``unicodedata.east_asian_width`` "W"/"F") take a whole em; any other is
+#: taken at 0.62 em, above the average of Helvetica's and DejaVu Sans's
+#: letters and digits, so that an estimate errs on the wide side.
+_WIDE_EM, _NARROW_EM = 1.0, 0.62
+#: Graphviz's default left+right node margin, in inches (0.11 each side),
+#: and a little room for the border.
+_NODE_MARGIN_IN = 0.3
+
+
+def text_em(text) -> float:
+    """The width of one line of ``text`` in em (font sizes), for a drawing:
+    wide (CJK) characters 1 em, others 0.62 em.
+
+    Graphviz measures text without the font (with Latin metrics), so a
+    line of Chinese comes out wider than its box; ``export_graphviz``
+    widens the boxes that hold wide characters by this estimate.
+
+    Parameters
+    ----------
+    text : str
+        One line of text (converted with ``str``).
+
+    Returns
+    -------
+    float
+        Its estimated width, in em.
+    """
+    return sum(_WIDE_EM if unicodedata.east_asian_width(c) in "WF" else _NARROW_EM
+               for c in str(text))
+
+
+def _has_wide(text) -> bool:
+    return any(unicodedata.east_asian_width(c) in "WF" for c in text)
+
+
+def is_missing_split(kind, threshold) -> bool:
+    """A numeric split of known against missing values: scikit-learn's
+    threshold +inf (every known value goes to the first child, ``x <= inf``,
+    the missing ones to the second).
+
+    Parameters
+    ----------
+    kind : int
+        The node's kind (0: numeric, as ``Tree.kind``; scikit-learn's trees
+        are all numeric).
+    threshold : float
+        The node's threshold.
+
+    Returns
+    -------
+    bool
+        True for a numeric split at +inf.
+    """
+    return int(kind) == 0 and float(threshold) == math.inf
+
 
 _TEXT_COLOUR = "#000000"
 _BORDER_COLOUR = "#404040"
@@ -362,7 +448,9 @@ def export_text(
             if not view.is_leaf(node):
                 name = feature_label(node)
                 kids = view.children[node]
-                if view.kind[node] == 0:
+                if is_missing_split(view.kind[node], view.threshold[node]):
+                    conditions = [f"{name} is known", f"{name} is missing"]
+                elif view.kind[node] == 0:
                     t = f"{view.threshold[node]:.{decimals}f}"
                     conditions = [f"{name} <= {t}", f"{name} >  {t}"]
                 elif view.kind[node] == 1:
@@ -559,7 +647,7 @@ def node_fills(est, *, classifier=None, palette=None) -> list:
     view = _TreeView(est)
     if classifier is None:
         classifier = view.is_classifier()
-    colours = list(OKABE_ITO if palette is None else _names(palette, "palette"))
+    colours = list(CLASS_COLOURS if palette is None else _names(palette, "palette"))
     for c in colours:
         if not isinstance(c, str) or not _HEX_COLOUR.fullmatch(c):
             raise ValueError(f"palette colours must be '#rrggbb' strings; got {c!r}")
@@ -621,7 +709,12 @@ def export_graphviz(
     ``proportion``), ``value = ...`` (weighted class counts for classifiers,
     or class fractions when ``proportion``; the prediction for regressors),
     ``class = name`` (single-output classifiers), then any ``label_lines``.
-    The root's edges are marked ``True`` (left, ``x <= t``) and ``False``.
+    The root's edges are marked ``True`` (left, ``x <= t``) and ``False``,
+    as edge labels of their own (``label``: dot leaves them room, so they
+    never lie on a box).  A split of known against missing values
+    (threshold +inf) reads ``feature is known`` and its edges ``known`` and
+    ``missing``.  A box holding East Asian wide characters, which Graphviz
+    measures with Latin metrics, gets a ``width`` from :func:`text_em`.
 
     Parameters
     ----------
@@ -707,7 +800,7 @@ def export_graphviz(
     ):
         raise ValueError(f"fontsize must be a positive number; got {fontsize!r}")
 
-    colours = list(OKABE_ITO if palette is None else _names(palette, "palette"))
+    colours = list(CLASS_COLOURS if palette is None else _names(palette, "palette"))
     if not colours:
         raise ValueError("palette must contain at least one colour")
     for c in colours:
@@ -796,7 +889,9 @@ def export_graphviz(
         if not view.is_leaf(node):
             f = int(view.feature[node])
             fname = f"feature_{f}" if feature_text is None else feature_text[f]
-            if view.kind[node] == 0:
+            if is_missing_split(view.kind[node], thresholds[node]):
+                lines.append(f"{fname} {words['is_known']}")
+            elif view.kind[node] == 0:
                 threshold = number(_format_threshold(thresholds[node], precision))
                 lines.append(f"{fname} <= {threshold}")
             elif view.kind[node] == 1:
@@ -839,8 +934,6 @@ def export_graphviz(
     if rankdir != "TB":
         out.append(f"rankdir={rankdir} ;\n")
 
-    # headlabel angles of the root's (True, False) edges for each direction.
-    angles = {"TB": (45, -45), "BT": (45, -45), "LR": (-45, 45), "RL": (-45, 45)}[rankdir]
     ranks = {}  # depth -> nodes of internal nodes; "leaves" -> leaves
     todo = [(0, None, 0)]  # (node, parent, depth), pre-order
     while todo:
@@ -851,7 +944,12 @@ def export_graphviz(
             if filled:
                 attrs.append(f'fillcolor="{_TRUNCATED_FILL}"')
         else:
-            attrs = ['label="' + "\\n".join(node_lines(node)) + '"']
+            lines = node_lines(node)
+            attrs = ['label="' + "\\n".join(lines) + '"']
+            wide = [line for line in lines if _has_wide(line)]
+            if wide:  # Graphviz would measure these lines with Latin metrics
+                em = max(text_em(line.replace("\\\\", "\\")) for line in wide)
+                attrs.append(f"width={em * float(fontsize) / 72 + _NODE_MARGIN_IN:.2f}")
             if filled:
                 attrs.append(f'fillcolor="{fills[node]}"')
             if node in borders:
@@ -868,11 +966,12 @@ def export_graphviz(
             if view.kind[parent] == 2:  # multiway: every edge names its categories
                 text = esc(", ".join(view.branch_names(parent, cats)[position]))
                 edge += f' [label="{text}"]'
+            elif is_missing_split(view.kind[parent], thresholds[parent]):
+                edge += f' [label="{words["known" if position == 0 else "missing"]}"]'
             elif parent == 0:
-                is_left = position == 0
-                angle = angles[0] if is_left else angles[1]
-                text = words["true"] if is_left else words["false"]
-                edge += f' [labeldistance=2.5, labelangle={angle}, headlabel="{text}"]'
+                # an edge label of its own (dot gives it room between the
+                # ranks), never a head label, which can land on a box
+                edge += f' [label="{words["true" if position == 0 else "false"]}"]'
             out.append(edge + " ;\n")
         if not truncated and not view.is_leaf(node):
             for kid in reversed(view.children[node]):

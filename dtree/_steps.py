@@ -158,12 +158,15 @@ def branch_labels(tree, node, labels=None):
     -------
     list of str
         One label per child, in branch order: ``"<= 2.45"``/``"> 2.45"``
-        for a numeric split, a category (``"青年"``) or a set of categories
+        for a numeric split (``"known"``/``"missing"`` for a split of known
+        against missing values, threshold +inf), a category (``"青年"``) or a set of categories
         (``"{a, b}"``) for a categorical one.
     """
     kind = int(tree.kind[node])
     if kind == NUMERIC:
         t = float(tree.threshold[node])
+        if t == float("inf"):  # scikit-learn's split of known against missing values
+            return ["known", "missing"]
         return [f"<= {_fmt(t)}", f"> {_fmt(t)}"]
     return categorical_branch_labels(tree.branch_of_code[node], labels)
 

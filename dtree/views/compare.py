@@ -40,7 +40,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .vocabulary import t
+from .vocabulary import missing_side, missing_split, t
 from .. import NUMERIC, OKABE_ITO, branch_labels, make_criterion
 from .explain import encode, score_path
 from .viz import line_mode
@@ -375,9 +375,11 @@ def _category_condition(model, feature, codes) -> str:
     return "= " + members[0] if len(members) == 1 else "∈ {" + ", ".join(members) + "}"
 
 
-def path_conditions(model, path) -> list:
+def path_conditions(model, path, lang="en") -> list:
     """The conditions on the way to the node at ``path`` in ``model``'s tree:
-    a list of (feature name, condition), e.g. ("petal width", "≤ 1.75")."""
+    a list of (feature name, condition), e.g. ("petal width", "≤ 1.75"), or
+    ("bill_length_mm", "missing") after a split of known against missing
+    values (in ``lang``)."""
     tree = model.growth_tree_
     names = [str(n) for n in model.feature_names_in_]
     out, node = [], 0
@@ -386,8 +388,9 @@ def path_conditions(model, path) -> list:
         feature = int(tree.feature[node])
         position = keys.index(key)
         if int(tree.kind[node]) == NUMERIC:
-            t = float(tree.threshold[node])
-            cond = f"≤ {t:.4g}" if position == 0 else f"> {t:.4g}"
+            cut = float(tree.threshold[node])
+            cond = (missing_side(position, lang) if cut == math.inf
+                    else f"≤ {cut:.4g}" if position == 0 else f"> {cut:.4g}")
         else:
             cond = _category_condition(model, feature, key)
         out.append((names[feature], cond))
@@ -404,7 +407,8 @@ def split_text(model, node, escape=str, lang="en") -> str:
     feature = int(tree.feature[node])
     name = escape(str(model.feature_names_in_[feature]))
     if int(tree.kind[node]) == NUMERIC:
-        rule = f"{name} ≤ {float(tree.threshold[node]):.4g}"
+        cut = float(tree.threshold[node])
+        rule = missing_split(name, lang) if cut == math.inf else f"{name} ≤ {cut:.4g}"
     else:
         labels = branch_labels(tree, node, _category_names(model, feature))
         rule = f"{name}: " + " | ".join(escape(b) for b in labels)
@@ -419,7 +423,7 @@ def divergence_text(div, models, labels, escape=str, lang="en") -> str:
         return t(lang, "The trees are identical: every configuration makes the same "
                         "splits.",
                   "这些树完全相同：每种配置做出的划分都一样。")
-    conds = path_conditions(models[0], div.path)
+    conds = path_conditions(models[0], div.path, lang)
     if conds:
         where = " → ".join(f"{escape(f)} {escape(c)}" for f, c in conds)
         where = t(lang, f"at the node reached by {where}", f"在由 {where} 到达的结点")

@@ -24,6 +24,7 @@ import numpy as np
 from .. import branch_labels, export_graphviz, export_text, node_fills
 from .viz import JUST_SPLIT, MAX_DRAWN_NODES, NEXT_SPLIT, impurity_label, short, step_dot
 from .viz import tree_layout
+from .vocabulary import missing_side, missing_split
 
 __all__ = [
     "GraphvizError", "GraphvizNotFound", "INSTALL_GRAPHVIZ", "MAX_HTML_NODES", "dot_binary",
@@ -417,7 +418,10 @@ def growth_figure_dict(model, *, lang="en", max_nodes=MAX_HTML_NODES) -> dict:
         if kids:
             f = int(final.feature[i])
             name = _esc(names[f])
-            if final.kind[i] == 0:
+            if final.kind[i] == 0 and final.threshold[i] == math.inf:  # known vs missing
+                split_line[nid] = missing_split(name, lang, 0)
+                labels = [missing_side(0, lang), missing_side(1, lang)]
+            elif final.kind[i] == 0:
                 t = _fmt(final.threshold[i])
                 split_line[nid] = f"{name} ≤ {t}"
                 labels = [f"≤ {t}", f"> {t}"]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .vocabulary import t
+from .vocabulary import missing_split, t
 from . import explain
 from .links import md
 from .narration import ENTROPIES, split_phrase, stop_reason
@@ -70,7 +70,8 @@ def node_titles(model, tree, step_of_node: dict, lang: str = "en") -> list:
                             f"#{nid}：{name}（{len(kids)} 个分支）"))
         else:
             cut = tree.threshold[i]
-            titles.append(t(lang, f"#{nid}: {name} ≤ {cut:.4g}", f"#{nid}：{name} ≤ {cut:.4g}"))
+            rule = missing_split(name, lang) if cut == np.inf else f"{name} ≤ {cut:.4g}"
+            titles.append(t(lang, f"#{nid}: {rule}", f"#{nid}：{rule}"))
     return titles
 
 
@@ -283,6 +284,8 @@ def candidate_table(cand: pd.DataFrame, criterion: str, lang: str = "en",
 
     def split(row):
         if row.kind == "numeric":
+            if row.threshold == np.inf:  # known against missing
+                return missing_split("", lang).strip()
             return "–" if not np.isfinite(row.threshold) else f"≤ {row.threshold:.4g}"
         return text(row.children, 60)
     multi = cand["children_samples"].map(len).max() > 2 if len(cand) else False

@@ -9,7 +9,7 @@ here with :func:`dtree.views.links.md` and shortened with
 
 from __future__ import annotations
 
-from .vocabulary import t
+from .vocabulary import missing_split, t
 from .links import md
 from .viz import criterion_of, short
 
@@ -86,6 +86,8 @@ def split_phrase(s, lang: str = "en") -> str:
     """How a step ``s`` (one of ``model.steps_``) splits, in Markdown."""
     name = f"**{md(short(s.feature_name, 60))}**"
     if s.kind == "numeric":
+        if s.threshold == float("inf"):  # known against missing
+            return missing_split(name, lang)
         return f"{name} ≤ {s.threshold:.4g}"
     if s.kind == "subset":
         group = md(short(s.branches[0], 60))

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .. import KIND_NAMES, CodedError, branch_labels, feature_importances, tree_input
+from .vocabulary import missing_side, missing_split
 
 __all__ = ["Branch", "Decision", "LeafShare", "Prediction", "explain_prediction",
            "rule_text", "explanation", "importances_at", "importance_terms",
@@ -324,9 +325,20 @@ def _side(d, position, lang):
     return f"第 {position + 1} 个分支" if lang == "zh" else f"branch {position + 1}"
 
 
+def _known_or_missing(d) -> bool:
+    """A split of known against missing values (threshold +inf)."""
+    return d.kind == "numeric" and d.threshold == math.inf
+
+
+def branch_text(d, b, lang="en") -> str:
+    """A branch's label in ``lang`` (a known/missing split's sides are
+    words: 已知 / 缺失)."""
+    return missing_side(b.position, lang) if _known_or_missing(d) else b.label
+
+
 def _shares(d, lang):
     sep = "，" if lang == "zh" else ", "
-    return sep.join(f"{b.label} {_w(b.share)}" for b in d.branches)
+    return sep.join(f"{branch_text(d, b, lang)} {_w(b.share)}" for b in d.branches)
 
 
 def rule_text(d: Decision, lang: str = "en") -> str:
@@ -356,6 +368,9 @@ def rule_text(d: Decision, lang: str = "en") -> str:
         if zh:
             return f"{name} = {value}（该结点未见过此类别，按缺失值处理）→ {side}"
         return f"{name} = {value} (not seen at this node, treated as missing) → {side}"
+    if _known_or_missing(d):  # (a missing value was worded above)
+        known = missing_split(name, lang, 0)
+        return f"{known}（{value}）→ {side}" if zh else f"{known} ({value}) → {side}"
     if d.kind == "numeric":
         op = "≤" if d.branch == 0 else ">"
         return f"{name} {value} {op} {d.threshold:.6g} → {side}"

@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 
-from .. import NUMERIC, OKABE_ITO, export_graphviz
+from .. import CLASS_COLOURS, NUMERIC, OKABE_ITO, export_graphviz
 from . import vocabulary
 from .explain import partition_2d
 
@@ -329,7 +329,7 @@ def _layout(fig, title=None, height=480, **axes):
 
 
 def class_colour(i) -> str:
-    return OKABE_ITO[int(i) % len(OKABE_ITO)]
+    return CLASS_COLOURS[int(i) % len(CLASS_COLOURS)]
 
 
 def _rgba(hex_colour, alpha):
@@ -383,6 +383,8 @@ def tree_figure(tree, model, selected=None, height=380, lang="en"):
         kids = tree.children_of(n)
         if not kids:
             split = _say(lang, "leaf", "叶结点")
+        elif int(tree.kind[n]) == NUMERIC and tree.threshold[n] == np.inf:  # known/missing
+            split = vocabulary.missing_split(_plain(names[tree.feature[n]]), lang)
         elif int(tree.kind[n]) == NUMERIC:
             split = f"{_plain(names[tree.feature[n]])} ≤ {tree.threshold[n]:.4g}"
         else:

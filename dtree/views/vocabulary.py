@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from dtree.tables.prepare import CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA
 
-__all__ = ["t", "text", "NAMES", "STEP_CONTROLS", "name", "criterion_name", "growth_name", "task_name",
-           "preset_summary"]
+__all__ = ["t", "text", "NAMES", "STEP_CONTROLS", "name", "criterion_name", "growth_name",
+           "task_name", "preset_summary", "MISSING_SPLIT", "missing_split", "missing_side"]
 
 
 def t(lang: str, en: str, zh: str) -> str:
@@ -136,3 +136,31 @@ def task_name(task: str, lang: str = "en") -> str:
 def preset_summary(preset: str, lang: str = "en") -> str:
     """What a preset (CART, ID3, C4.5, J48) means, in ``lang``."""
     return name("preset", preset, lang)
+
+
+#: A split of known against missing values (scikit-learn's threshold +inf:
+#: the known values go to the first child, the missing ones to the second):
+#: its two sides, and the split itself.  The drawn trees say the same
+#: (``dtree.export_graphviz``: "x is known" / 已知, edges known / missing).
+MISSING_SPLIT = {
+    "known": ("is known", "已知"),
+    "missing": ("is missing", "缺失"),
+    "split": ("missing / known", "缺失 / 已知"),
+    "side_known": ("known", "已知"),
+    "side_missing": ("missing", "缺失"),
+}
+
+
+def missing_split(feature: str, lang: str = "en", side: int | None = None) -> str:
+    """A known-against-missing split on ``feature`` in words: the split
+    ("bill_length_mm missing / known", "bill_length_mm 缺失 / 已知"), or with
+    ``side`` one of its sides (0: "bill_length_mm is known", 已知; 1: "... is
+    missing", 缺失)."""
+    key = "split" if side is None else "known" if side == 0 else "missing"
+    return f"{feature} {text(MISSING_SPLIT, key, lang)}"
+
+
+def missing_side(side: int, lang: str = "en") -> str:
+    """A side of a known-against-missing split, alone (an edge, a branch):
+    "known" (0) or "missing" (1); 已知 / 缺失."""
+    return text(MISSING_SPLIT, "side_known" if side == 0 else "side_missing", lang)

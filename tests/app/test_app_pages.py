@@ -314,7 +314,7 @@ def test_loan_table_grows_the_textbook_root_with_every_preset(preset):
     spec = dot(at)
     assert "有自己的房子" in spec
     if preset == "CART":
-        assert 'headlabel="True"' in spec
+        assert '[label="True"' in spec
         assert any(r"\mathrm{Gini}(D) - " in el.value for el in at.latex)
     else:
         assert '0 -> 1 [label="否"' in spec and '[label="是"' in spec

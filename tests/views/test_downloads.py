@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor, export_graphviz
 from dtree.views import viz
 from dtree.views import downloads as ex
-from dtree import OKABE_ITO, node_fills
+from dtree import CLASS_COLOURS, node_fills
 from tests.helpers.upload_corpus import HOSTILE
 from tests.helpers.installed import needs
 
@@ -547,7 +547,7 @@ def test_graphviz_fills_come_from_okabe_ito(iris, melon):
         assert len(fills) == model.tree_.node_count
         best = np.argmax(model.tree_.value[:, 0, :], axis=1)
         for fill, b in zip(fills, best):
-            assert on_white_segment(fill, OKABE_ITO[b % len(OKABE_ITO)]), fill
+            assert on_white_segment(fill, CLASS_COLOURS[b % len(CLASS_COLOURS)]), fill
         assert fills == node_fills(model)  # and the HTML uses the same fills
 
 
@@ -560,24 +560,25 @@ def test_html_fills_are_the_dot_fills(iris):
     assert [a["bgcolor"] for a in boxes] == node_fills(tree)
 
 
-def test_plotly_class_colours_come_from_okabe_ito(iris, iris_data):
+def test_plotly_class_colours_come_from_the_class_palette(iris, iris_data):
     X, y = iris_data
     fig = viz.tree_figure(iris.tree_, iris)
-    assert set(fig.data[1].marker.color) <= set(OKABE_ITO)
+    assert set(fig.data[1].marker.color) <= set(CLASS_COLOURS)
     fig = viz.regions_figure(iris.tree_, iris, 2, 3, X.to_numpy().mean(axis=0), X, y)
-    assert {t.marker.color for t in fig.data} <= set(OKABE_ITO)
+    assert {t.marker.color for t in fig.data} <= set(CLASS_COLOURS)
     fills = {s.fillcolor for s in fig.layout.shapes}
     assert {re.sub(r"rgba\((\d+),(\d+),(\d+),.*", r"\1,\2,\3", f) for f in fills} <= {
-        ",".join(str(int(v)) for v in _rgb(c)) for c in OKABE_ITO}
+        ",".join(str(int(v)) for v in _rgb(c)) for c in CLASS_COLOURS}
     fig = viz.bar_figure(["a", "b", "c"], [1, 2, 3], "t")
-    assert set(fig.data[0].marker.color) <= set(OKABE_ITO)
+    assert set(fig.data[0].marker.color) <= set(CLASS_COLOURS)
 
 
 @pytest.mark.parametrize("module", ["views/viz.py", "_export.py", "views/downloads.py"])
 def test_figure_builders_use_no_colour_outside_the_palette(module):
-    """Every colour literal in the figure builders is Okabe-Ito or a grey."""
+    """Every colour literal in the figure builders is a class colour (Okabe-Ito,
+    then Paul Tol's) or a grey."""
     source = (ROOT / "dtree" / module).read_text()
-    palette = {c.lower() for c in OKABE_ITO}
+    palette = {c.lower() for c in CLASS_COLOURS}
     for colour in re.findall(r"#[0-9A-Fa-f]{6}\b|#[0-9A-Fa-f]{3}\b", source):
         c = colour.lower()
         if len(c) == 4:
