@@ -125,15 +125,19 @@ def stepper():
 
     tree = fit.tree_at(step)  # (shared by the class, as the DOT is: pages.runtime.fits.Fit)
     size = viz.tree_font_size(model.tree_.n_leaves)
+    edges = "samples" if state.get("edges") else None  # (the sidebar's edge widths)
     # presenter mode: drawn large, then scaled down to the window (app.py's CSS)
     dot, info = step_dot(fit, step, rankdir=tree_direction(),
                          fontsize=PRESENTER_FONT if present else size,
-                         path=prediction_path(step), lang=lang(), compact=present)
+                         path=prediction_path(step), lang=lang(), compact=present,
+                         edge_width=edges)
     if present:
         with st.container(key="narration"):
             narrate(step, title=heading_short)
     with st.container(key="tree_box"):
         st.graphviz_chart(dot, width="content")
+    if edges:
+        st.caption(viz.edge_width_legend(lang()))
     if not present:
         narrate(step)
         colour_legend()

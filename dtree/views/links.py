@@ -52,6 +52,20 @@ def text(value) -> str:
     return str(value)
 
 
+def flag(word: str) -> Callable:
+    """A reader of a switch written as ``word`` when on (``edges=samples``):
+    ``word`` reads as True, "off" and "none" as False.  Its ``write`` gives
+    the link's text of a value: ``word`` when on, None (left out) when off."""
+    def read(value):
+        if value == word:
+            return True
+        if value in ("off", "none"):
+            return False
+        raise ValueError(value)
+    read.write = lambda value: word if value else None
+    return read
+
+
 def read_link(params: Mapping, readers: Mapping, known: Callable) -> tuple[dict, list]:
     """The settings a link asks for: ``(values, ignored)``.
 
@@ -77,15 +91,17 @@ def link_params(current: Mapping, settings: Mapping, readers: Mapping, none_keys
     """The query parameters that show these ``settings``: ``current`` (the
     URL's parameters, key -> list of values) with ``data`` (a built-in
     dataset's key, None for an upload), every setting of ``readers`` that
-    is set (None written as "none" for ``none_keys``, dropped otherwise) and
-    the language."""
+    is set (None written as "none" for ``none_keys``, dropped otherwise; a
+    :func:`flag`'s value as its reader writes it) and the language."""
     wanted = dict(current)
     if data is not None:
         wanted["data"] = [data]
     else:
         wanted.pop("data", None)
-    for key in readers:
+    for key, read in readers.items():
         value = settings.get(key)
+        if key in settings and hasattr(read, "write"):  # a switch: its word, or left out
+            value = read.write(value)
         if key not in settings or value is None and key not in none_keys:
             wanted.pop(key, None)
         elif isinstance(value, (list, tuple)):

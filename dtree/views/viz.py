@@ -166,7 +166,8 @@ def fitting_direction(dot: str, aspect: float = 2.2) -> str:
 
 
 def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
-             fontsize=None, path=None, lang="en", compact=False) -> tuple[str, dict]:
+             fontsize=None, path=None, lang="en", compact=False,
+             edge_width=None) -> tuple[str, dict]:
     """DOT of ``model.tree_at(k)`` with the teaching annotations.
 
     Each node shows its id, split, impurity, samples, class counts (or mean)
@@ -185,6 +186,9 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
     and ``export_graphviz``); the formula symbols g(t) and w stay.
     ``compact``: one line fewer per box and tighter spacing, for a projector
     (see :func:`drawn_dot`).
+    ``edge_width="samples"``: each edge as wide as the share of the root's
+    rows that reach its child (see :func:`drawn_dot`); a prediction path's
+    edges keep their reddish purple and are at least as thick as before.
 
     Returns (dot, info) where info says what was highlighted or cut.
     """
@@ -229,7 +233,7 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
             lines[i] = extra
     dot, info["depth_cut"] = drawn_dot(model, tree, highlight=highlight, label_lines=lines,
                                        fontsize=fontsize, rankdir=rankdir, lang=lang,
-                                       compact=compact)
+                                       compact=compact, edge_width=edge_width)
     if on_path:
         dot = _mark_path(dot, on_path)
     return dot, info
@@ -237,13 +241,16 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
 
 def drawn_dot(model, tree, *, highlight=None, label_lines=None, fontsize=TREE_FONT_SIZE,
               rankdir="TB", impurity=True, max_nodes=MAX_DRAWN_NODES, lang="en",
-              compact=False):
+              compact=False, edge_width=None):
     """DOT of ``tree`` (a tree of ``model``: a step, or a pruned tree) the way
     the app draws every tree: the model's names, classes, categories and
     criterion, square boxes, a tight transparent layout, and a tree of more
     than ``max_nodes`` nodes cut at a depth; the fixed words in ``lang``
     ("en" or "zh").  ``compact``: the node id shares the box's next line and
-    the ranks are closer, for a projector.  Returns (dot, depth cut or None).
+    the ranks are closer, for a projector.  ``edge_width="samples"``: each
+    edge's width grows with the share of the root's rows that reach its
+    child (``export_graphviz``'s ``edge_width``; :func:`edge_width_legend`
+    says so under the drawing).  Returns (dot, depth cut or None).
     """
     classes = getattr(model, "classes_", None)
     max_depth = None
@@ -262,7 +269,7 @@ def drawn_dot(model, tree, *, highlight=None, label_lines=None, fontsize=TREE_FO
         rounded=False,
         node_ids=True, impurity=impurity, highlight=highlight, label_lines=label_lines,
         fontsize=fontsize, rankdir=rankdir, max_depth=max_depth, precision=3, lang=lang,
-        compact=compact,
+        compact=compact, edge_width=edge_width,
     )
     # layout of our own (constant text, no user input): tighter, transparent
     spacing = "nodesep=0.15, ranksep=0.25" if compact else "nodesep=0.2, ranksep=0.35"
@@ -286,11 +293,23 @@ def _path_weights(path, node_count) -> dict:
 _NODE_LINE = re.compile(r"^(\d+) \[(.*)\] ;$")
 _EDGE_LINE = re.compile(r"^(\d+) -> (\d+)(?: \[(.*)\])? ;$")
 _EDGE_LABEL = re.compile(r'(?<![a-z])label="((?:[^"\\]|\\.)*)"')
+#: The width export_graphviz gives an edge (edge_width="samples"): always its
+#: last attribute, after any quoted label, so never text of the user's.
+_EDGE_WIDTH = re.compile(r"(?:^|, )penwidth=([0-9]+(?:\.[0-9]+)?)$")
+#: The least width of a prediction path's edges.
+PATH_WIDTH = 5.0
+
+
+def edge_width_legend(lang: str = "en") -> str:
+    """The line under a tree drawn with ``edge_width="samples"``."""
+    return vocabulary.text(vocabulary.EDGE_WIDTH, "legend", lang)
 
 
 def _mark_path(dot: str, on_path: dict) -> str:
     """Double outlines on the path's nodes, thick coloured edges between
-    them, and the weight on edges that carry a fraction of the sample.
+    them (as wide as drawn by their share when wider than the path's
+    :data:`PATH_WIDTH`), and the weight on edges that carry a fraction of
+    the sample.
     Only attributes of our own (constant text and numbers) are added."""
     out = []
     for line in dot.split("\n"):
@@ -301,7 +320,12 @@ def _mark_path(dot: str, on_path: dict) -> str:
         elif edge and int(edge.group(1)) in on_path and int(edge.group(2)) in on_path:
             attrs = edge.group(3) or ""
             weight = on_path[int(edge.group(2))]
-            extra = [f'color="{ON_PATH}"', "penwidth=5", "arrowsize=0.8"]
+            width = PATH_WIDTH
+            drawn = _EDGE_WIDTH.search(attrs)
+            if drawn:  # an edge drawn by its share: as wide, or the path's width
+                width = max(width, float(drawn.group(1)))
+                attrs = attrs[:drawn.start()]
+            extra = [f'color="{ON_PATH}"', f"penwidth={width:g}", "arrowsize=0.8"]
             if weight < 1 - 1e-9:
                 text = f"w = {weight:.3f}"
                 if _EDGE_LABEL.search(attrs):

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dtree.tables.prepare import CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA
 
 __all__ = ["t", "text", "NAMES", "STEP_CONTROLS", "name", "criterion_name", "growth_name",
-           "task_name", "preset_summary", "MISSING_SPLIT", "missing_split", "missing_side"]
+           "task_name", "preset_summary", "MISSING_SPLIT", "missing_split", "missing_side", "EDGE_WIDTH"]
 
 
 def t(lang: str, en: str, zh: str) -> str:
@@ -164,3 +164,15 @@ def missing_side(side: int, lang: str = "en") -> str:
     """A side of a known-against-missing split, alone (an edge, a branch):
     "known" (0) or "missing" (1); 已知 / 缺失."""
     return text(MISSING_SPLIT, "side_known" if side == 0 else "side_missing", lang)
+
+
+#: Edges drawn as wide as the rows that pass (the Grow page's option, the
+#: line under its tree, and the option's help).
+EDGE_WIDTH = {
+    "option": ("Edge width: rows that pass", "边宽：经过的样本数"),
+    "legend": ("Edge width ∝ rows reaching the child (root = 100%)",
+               "边宽 ∝ 到达子结点的样本数（根结点 = 100%）"),
+    "help": ("Draw each edge as wide as the share of the training rows that reach its "
+             "child, as Orange and BigML draw trees.",
+             "每条边的宽度与到达其子结点的训练样本所占比例成正比（Orange、BigML 的画法）。"),
+}

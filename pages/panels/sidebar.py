@@ -11,7 +11,7 @@ import streamlit as st
 from dtree.tables.choices import DEFAULTS, GROWTH, HIST_ROWS, hist_applies
 from dtree.tables.dataset import Loaded
 from dtree.tables.prepare import PRESETS, criteria_for
-from dtree.views.vocabulary import preset_summary
+from dtree.views.vocabulary import EDGE_WIDTH, preset_summary, text
 from pages.state.parameters import criterion_name, growth_name
 from pages.state.session import lang, tr
 
@@ -83,6 +83,8 @@ def sidebar_controls(task, preset):
                  persist_state="session", format_func=layouts.get,
                  help=tr("auto: left to right when the grown tree has more than 8 leaves.",
                          "自动：生长完成的树多于 8 个叶结点时从左到右排列。"))
+        st.toggle(text(EDGE_WIDTH, "option", lang()), key="edges", persist_state="session",
+                  help=text(EDGE_WIDTH, "help", lang()))
 
 
 def hist_notice(table: Loaded, params: dict) -> None:

@@ -38,6 +38,7 @@ URL_STATE = {
     "min_impurity_decrease": _number(float, 0.0, 10.0),
     "random_state": _number(int, 0, 2**31 - 1),
     "layout": _one_of("auto", "top down", "left to right"),
+    "edges": links.flag("samples"),  # edge widths by the rows that pass (Grow page)
     # what the Grow page shows
     "inspect": _number(int, 0, 10**9, none=True), "panel": _text,
 }

@@ -863,3 +863,58 @@ def test_a_multiway_tree_can_be_drawn_without_its_estimator():
     dot = export_graphviz(tree, feature_names=list(X.columns), categories=est.categories_)
     edges = re.findall(r"^(\d+) -> (\d+)", dot, flags=re.M)
     assert len(edges) == tree.node_count - 1
+
+
+# --------------------------------------------------------------------------
+# Edge widths by the rows that pass (edge_width="samples")
+# --------------------------------------------------------------------------
+
+_PENWIDTH = re.compile(r"(?:, )?penwidth=[0-9.]+(?=\])")
+
+
+@pytest.mark.parametrize("name,weighted", [("iris", False), ("iris", True), ("diabetes", False)])
+def test_dot_edge_width_grows_with_the_childs_share(name, weighted):
+    est = fitted(name, 4, None, weighted)
+    tree = est.tree_
+    dot = export_graphviz(est, edge_width="samples")
+    _, edges, _ = parse_dot(dot)
+    weight = tree.weighted_n_node_samples
+    share = {int(b): weight[int(b)] / weight[0] for _, b, _ in edges}
+    width = {int(b): float(attrs["penwidth"]) for _, b, attrs in edges}
+    assert len(width) == tree.node_count - 1
+    for child, s in share.items():  # the documented formula, to its two decimals
+        assert width[child] == pytest.approx(0.75 + 7.25 * s, abs=0.006)
+    order = sorted(share, key=share.get)  # monotone in the child's share
+    assert all(width[a] <= width[b] for a, b in zip(order, order[1:]))
+    assert min(width.values()) >= 0.75
+    # the root's children share the root's samples: their widths above the
+    # minimum add up to the full span
+    kids = [int(b) for a, b, _ in edges if a == "0"]
+    assert sum(width[k] - 0.75 for k in kids) == pytest.approx(7.25, abs=0.02)
+
+
+def test_dot_edge_width_keeps_labels_and_default_is_unchanged():
+    est = fitted("iris", 3)
+    plain = export_graphviz(est)
+    wide = export_graphviz(est, edge_width="samples")
+    assert "penwidth" not in plain
+    assert export_graphviz(est, edge_width=None) == plain
+    # the widths are the only difference, byte for byte
+    assert _PENWIDTH.sub("", wide).replace(" []", "") == plain
+    _, edges, _ = parse_dot(wide)
+    root_edges = {b: attrs for a, b, attrs in edges if a == "0"}
+    assert sorted(a["label"] for a in root_edges.values()) == ["False", "True"]
+    assert all("penwidth" in attrs for _, _, attrs in edges)
+
+
+def test_dot_edge_width_rejects_unknown_values():
+    with pytest.raises(ValueError, match="edge_width"):
+        export_graphviz(fitted("iris", 2), edge_width="rows")
+
+
+@needs_dot
+def test_dot_edge_width_renders_wider_strokes():
+    est = fitted("iris", 2)
+    svg = graphviz.Source(export_graphviz(est, edge_width="samples")).pipe(format="svg")
+    widths = {float(w) for w in re.findall(rb'stroke-width="([0-9.]+)"', svg)}
+    assert len(widths) > 2 and max(widths) > 4
