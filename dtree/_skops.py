@@ -19,8 +19,8 @@ Everything is bounded by :class:`~dtree._sklearn_check.SkopsLimits`: the
 file, each member (declared and actual unpacked size, read in chunks that
 stop at the limit), all members together, the schema's size, nesting and
 number of entries, the tree's nodes, features and classes, and the time.
-The tree's arrays are checked (:func:`~dtree._sklearn_check.check_tree_arrays`)
-before scikit-learn's ``Tree`` is built from them.  Any failure reaches the
+The tree's arrays are checked (:func:`~dtree._sklearn_check.check_tree_arrays`,
+through ``from_sklearn``) before anything walks them.  Any failure reaches the
 caller as a :class:`~dtree._errors.TreeFileError` (a ``ValueError``) naming
 the file and the rule; an unexpected error inside is chained to one.
 """
@@ -37,7 +37,7 @@ import numpy as np
 
 from ._errors import TreeFileError
 from ._sklearn import SKLEARN_TREE_TYPES, open_sklearn_tree
-from ._sklearn_check import SkopsLimits, check_sizes, check_tree_arrays
+from ._sklearn_check import SkopsLimits, check_sizes
 
 __all__ = ["load_sklearn"]
 
@@ -368,7 +368,8 @@ def _tree(builder, state, n_features_in, limits):
     where = builder.where
     if not isinstance(state, dict) or state.get("__loader__") != "TreeNode" or \
             (state.get("__module__"), state.get("__class__")) != _TREE_CLASS:
-        builder.fail("estimator.tree_", "wrong_kind", kind="Tree", stored=str(state.get("__loader__") if isinstance(state, dict) else type(state).__name__)[:40])
+        stored = state.get("__loader__") if isinstance(state, dict) else type(state).__name__
+        builder.fail("estimator.tree_", "wrong_kind", kind="Tree", stored=str(stored)[:40])
     reduce = state.get("__reduce__")
     args = builder.node(reduce.get("args") if isinstance(reduce, dict) else None,
                         "estimator.tree_.args")
@@ -397,12 +398,14 @@ def _tree(builder, state, n_features_in, limits):
     if missing:
         builder.fail("estimator.tree_.nodes", "bad_nodes", count=node_count)
     if not isinstance(values, np.ndarray) or values.dtype.kind != "f":
-        builder.fail("estimator.tree_.values", "not_numbers", dtype=str(getattr(values, "dtype", type(values).__name__))[:40])
-    check_tree_arrays(where, left=nodes["left_child"], right=nodes["right_child"],
-                      feature=nodes["feature"], threshold=nodes["threshold"],
-                      impurity=nodes["impurity"], n_node_samples=nodes["n_node_samples"],
-                      weighted_n_node_samples=nodes["weighted_n_node_samples"], value=values,
-                      n_features=n_features, n_classes=n_class_cols)
+        dtype = getattr(values, "dtype", type(values).__name__)
+        builder.fail("estimator.tree_.values", "not_numbers", dtype=str(dtype)[:40])
+    # the arrays' rules are checked once, by from_sklearn, before anything walks
+    # the tree; scikit-learn's Tree only copies them, but it needs this shape
+    expected = (node_count, 1, n_class_cols)
+    if values.shape != expected:
+        raise TreeFileError("value_shape", where, shape=tuple(values.shape),
+                            node_count=node_count, n_classes=n_class_cols, expected=expected)
     if nodes.dtype != NODE_DTYPE:  # a file from another scikit-learn: same fields, new layout
         converted = np.zeros(node_count, dtype=NODE_DTYPE)
         for name in NODE_DTYPE.names:

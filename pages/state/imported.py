@@ -78,24 +78,23 @@ def needs_data() -> str:
               "请在 Python 中把 X 和 y 传给 dtree.from_sklearn（或在本应用中提供数据文件）。")
 
 
-def refusal(exc: Exception):
-    """Why a .skops file was not opened, for the page to show: a
-    ``TreeFileError`` as its code and values (worded in the page's language
-    when shown), any other error as its message."""
-    if isinstance(exc, TreeFileError):
-        return ("tree_file", exc.code, exc.where, dict(exc.values))
-    if isinstance(exc, ValueError):
-        return str(exc)
-    return TreeFileError("unreadable", "the file", detail=type(exc).__name__).args[0]
+def refusal(exc: Exception) -> ValueError:
+    """Why a .skops file was not opened, kept for the page to show in its
+    language: the error itself (a ``TreeFileError`` is worded from its code),
+    any error that is not a ``ValueError`` as a ``TreeFileError`` that
+    names it."""
+    if not isinstance(exc, ValueError):
+        exc = TreeFileError("unreadable", "the file", detail=type(exc).__name__)
+    return exc.with_traceback(None)
 
 
 def refusal_text(refusal, lang: str, said) -> str:
     """The text of a :func:`refusal` in ``lang`` (``said`` words an engine
-    message that has no code).  The page names the file before it, so the
-    message calls it "the file"."""
-    if isinstance(refusal, tuple) and refusal[:1] == ("tree_file",):
-        _, code, _, values = refusal
-        return tree_file_error(code, "该文件" if lang == "zh" else "the file", values, lang)
+    message).  The page names the file before it, so a ``TreeFileError``
+    calls it "the file"."""
+    if isinstance(refusal, TreeFileError):
+        where = "该文件" if lang == "zh" else "the file"
+        return tree_file_error(refusal.code, where, refusal.values, lang)
     return said(refusal)
 
 
