@@ -42,8 +42,10 @@ from ._classes import DecisionTreeClassifier, DecisionTreeRegressor, candidate_s
 from ._criteria import make_criterion
 from ._ebp import add_errors, error_based_prune
 from ._estimator import PRESETS, feature_importances, tree_input
-from ._export import (CLASS_COLOURS, OKABE_ITO, export_graphviz, export_text, is_missing_split,
-                      node_fills, text_em)
+from ._colours import CLASS_COLOURS, OKABE_ITO, node_fills
+from ._export import export_graphviz, text_em
+from ._export_text import export_text
+from ._tree_view import is_missing_split
 from ._median import sad_prefix
 from ._problem import FEATURE_THRESHOLD
 from ._pruning import (PruneResult, PruneStep, PruningPath, PruningSequence, ccp_cross_validate,

@@ -1,6 +1,6 @@
-"""Tests for dtree._export: export_text against scikit-learn's, and the DOT
-output of export_graphviz (structure, numbers, colours, and resistance to
-hostile feature/class names).
+"""Tests for the exports (dtree._export, _export_text, _colours, _tree_view):
+export_text against scikit-learn's, and the DOT output of export_graphviz
+(structure, numbers, colours, and resistance to hostile feature/class names).
 
 The DOT checks do not need Graphviz: a small parser below implements the
 lexical rules of Graphviz's DOT scanner (quoted strings where ``\\"`` is an
@@ -666,8 +666,10 @@ def test_deep_trees_do_not_hit_the_recursion_limit():
     assert truncated.count("value: [") == 10
 
 
-def test_export_module_imports_only_numpy_and_stdlib():
-    source = Path(__file__).resolve().parents[2] / "dtree" / "_export.py"
+@pytest.mark.parametrize("module", ["_export.py", "_export_text.py", "_colours.py",
+                                    "_tree_view.py"])
+def test_export_modules_import_only_numpy_and_stdlib(module):
+    source = Path(__file__).resolve().parents[2] / "dtree" / module
     roots = set()
     for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):

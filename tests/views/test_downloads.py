@@ -573,7 +573,7 @@ def test_plotly_class_colours_come_from_the_class_palette(iris, iris_data):
     assert set(fig.data[0].marker.color) <= set(CLASS_COLOURS)
 
 
-@pytest.mark.parametrize("module", ["views/viz.py", "_export.py", "views/downloads.py"])
+@pytest.mark.parametrize("module", ["views/viz.py", "_export.py", "_colours.py", "views/downloads.py"])
 def test_figure_builders_use_no_colour_outside_the_palette(module):
     """Every colour literal in the figure builders is a class colour (Okabe-Ito,
     then Paul Tol's) or a grey."""
