@@ -31,10 +31,11 @@ DOT_WORDS = {
     "en": {"node": "node", "samples": "samples", "share": "samples", "value": "value",
            "mean": "value", "class": "class", "in": "in", "true": "True", "false": "False",
            "impurity": "impurity", "is_known": "is known", "known": "known",
-           "missing": "missing"},
+           "missing": "missing", "folded": "{n} nodes"},
     "zh": {"node": "结点", "samples": "样本数", "share": "样本占比", "value": "类别分布",
            "mean": "均值", "class": "类别", "in": "∈", "true": "是", "false": "否",
-           "impurity": "不纯度", "is_known": "已知", "known": "已知", "missing": "缺失"},
+           "impurity": "不纯度", "is_known": "已知", "known": "已知", "missing": "缺失",
+           "folded": "{n} 个结点"},
 }
 #: How the numbers that are not finite read in Chinese (English: Python's).
 _NONFINITE_ZH = {"inf": "∞", "-inf": "−∞", "nan": "无"}
@@ -166,6 +167,8 @@ def export_graphviz(
     lang="en",
     compact=False,
     edge_width=None,
+    details=True,
+    folded=None,
 ):
     """Draw a fitted tree as Graphviz DOT source.
 
@@ -239,6 +242,19 @@ def export_graphviz(
         node, samples, value, class, in and True/False.  ``impurity_name``
         is used as given (pass it in the same language); names from the
         user are never translated.
+    details : bool
+        False: brief boxes, for a projector (Orange's "hide details"): the
+        split (internal nodes) or the class (a classifier's leaves), then
+        the weighted class counts (one decimal at most) or, for
+        regressors, the samples and the mean; ``#id`` starts the first
+        line when ``node_ids``; ``label_lines`` still follow.  Overrides
+        ``impurity``, ``proportion`` and ``compact``.
+    folded : iterable of node indices, optional
+        Draw each of these internal nodes as a stub that stands for its
+        whole subtree: a dashed box, filled as the node is, that reads
+        ``#id ▸ n nodes`` (the subtree's size, the node included) above
+        its class counts (regressors: its samples and mean); its
+        descendants are not drawn.  Leaves in it are drawn as usual.
     edge_width : {None, "samples"}
         None (the default): every edge is drawn alike (Graphviz's width 1,
         no ``penwidth``).  ``"samples"`` (as Orange and BigML draw trees):
@@ -284,6 +300,12 @@ def export_graphviz(
     for key, colour in (highlight or {}).items():
         borders[_node_index(key, view, "highlight")] = check_colour(colour, "highlight colour")
 
+    stubs = set()
+    for key in folded if folded is not None else ():
+        node = _node_index(key, view, "folded")
+        if not view.is_leaf(node):
+            stubs.add(node)
+
     classifier = view.is_classifier(class_names)
     names = feature_names_list(view, feature_names, default_from_estimator=True)
     single_output = view.n_outputs == 1
@@ -324,9 +346,14 @@ def export_graphviz(
     total = float(samples[0]) if samples else 0.0
     root_weight = float(view.weighted[0]) if len(view.weighted) else 0.0
     best = np.argmax(view.value[:, 0, :], axis=1).tolist()
+    if not details:
+        proportion = False
+        precision_counts = min(precision, 1)
+    else:
+        precision_counts = precision
     if classifier:
         shown = view.value if proportion else view.value * view.weighted[:, None, None]
-        values = np.round(shown, precision)
+        values = np.round(shown, precision_counts)
         integral = np.all(np.isfinite(values) & (values == np.round(values)), axis=(1, 2))
         integral = integral.tolist()
         rows = values.tolist()
@@ -345,30 +372,65 @@ def export_graphviz(
             groups = ["[" + ", ".join(str(int(v)) for v in row) + "]" for row in rows[node]]
         else:
             groups = [
-                "[" + ", ".join(format_number(v, precision) for v in row) + "]"
+                "[" + ", ".join(format_number(v, precision_counts) for v in row) + "]"
                 for row in rows[node]
             ]
         return groups[0] if single_output else "[" + ", ".join(groups) + "]"
 
+    def shown_id(node):
+        return node if view.display_ids is None else view.display_ids[node]
+
+    def split_text(node):
+        f = int(view.feature[node])
+        fname = f"feature_{f}" if feature_text is None else feature_text[f]
+        if is_missing_split(view.kind[node], thresholds[node]):
+            return f"{fname} {words['is_known']}"
+        if view.kind[node] == 0:
+            return f"{fname} <= {number(format_threshold(thresholds[node], precision))}"
+        if view.kind[node] == 1:
+            left = esc("{" + ", ".join(view.branch_names(node, cats)[0]) + "}")
+            return f"{fname} {words['in']} {left}"
+        return f"{fname} = ?"
+
+    def mix_text(node):
+        """The class counts (a regressor's samples and mean), brief."""
+        if classifier:
+            return value_text(node)
+        return f"{words['samples']} {int(samples[node])} · {words['mean']} {value_text(node)}"
+
+    def brief_lines(node):
+        if node in stubs:
+            size = subtree_size(node)
+            first = f"▸ {words['folded'].format(n=size)}"
+        elif not view.is_leaf(node):
+            first = split_text(node)
+        elif class_text is not None:
+            first = class_text[best[node]]
+        else:
+            first = None
+        lines = [line for line in (first, mix_text(node)) if line is not None]
+        if node_ids:
+            lines[0] = esc(f"#{shown_id(node)}  ") + lines[0]
+        if node not in stubs:
+            lines.extend(extra_text.get(node, ()))
+        return lines
+
+    def subtree_size(node):
+        size, todo = 0, [node]
+        while todo:
+            size += 1
+            todo.extend(view.children[todo.pop()])
+        return size
+
     def node_lines(node):
         """The escaped lines of a node's label."""
+        if not details or node in stubs:
+            return brief_lines(node)
         lines = []
         if node_ids:
-            shown_id = node if view.display_ids is None else view.display_ids[node]
-            lines.append(esc(f"{words['node']} #{shown_id}"))
+            lines.append(esc(f"{words['node']} #{shown_id(node)}"))
         if not view.is_leaf(node):
-            f = int(view.feature[node])
-            fname = f"feature_{f}" if feature_text is None else feature_text[f]
-            if is_missing_split(view.kind[node], thresholds[node]):
-                lines.append(f"{fname} {words['is_known']}")
-            elif view.kind[node] == 0:
-                threshold = number(format_threshold(thresholds[node], precision))
-                lines.append(f"{fname} <= {threshold}")
-            elif view.kind[node] == 1:
-                left = esc("{" + ", ".join(view.branchnames_list(node, cats)[0]) + "}")
-                lines.append(f"{fname} {words['in']} {left}")
-            else:
-                lines.append(f"{fname} = ?")
+            lines.append(split_text(node))
         if impurity:
             value = number(format_number(impurities[node], precision))
             lines.append(f"{impurity_text} = {value}")
@@ -422,11 +484,14 @@ def export_graphviz(
                 attrs.append(f"width={em * float(fontsize) / 72 + _NODE_MARGIN_IN:.2f}")
             if filled:
                 attrs.append(f'fillcolor="{fills[node]}"')
+            if node in stubs:  # a folded subtree: dashed, as a placeholder reads
+                attrs.append(f'style="{", ".join(filter(None, (style, "dashed")))}"')
+                attrs.append("penwidth=2")
             if node in borders:
                 attrs.append(f'color="{borders[node]}"')
                 attrs.append("penwidth=3.5")
         out.append(f"{node} [{', '.join(attrs)}] ;\n")
-        if truncated or view.is_leaf(node):
+        if truncated or view.is_leaf(node) or node in stubs:
             ranks.setdefault("leaves", []).append(node)
         else:
             ranks.setdefault(depth, []).append(node)
@@ -434,7 +499,7 @@ def export_graphviz(
             edge = f"{parent} -> {node}"
             position = view.children[parent].index(node)
             if view.kind[parent] == 2:  # multiway: every edge names its categories
-                text = esc(", ".join(view.branchnames_list(parent, cats)[position]))
+                text = esc(", ".join(view.branch_names(parent, cats)[position]))
                 edge += f' [label="{text}"]'
             elif is_missing_split(view.kind[parent], thresholds[parent]):
                 edge += f' [label="{words["known" if position == 0 else "missing"]}"]'
@@ -447,7 +512,7 @@ def export_graphviz(
                 pen = f"penwidth={0.75 + 7.25 * min(max(share, 0.0), 1.0):.2f}"
                 edge = edge[:-1] + f", {pen}]" if edge.endswith("]") else edge + f" [{pen}]"
             out.append(edge + " ;\n")
-        if not truncated and not view.is_leaf(node):
+        if not truncated and not view.is_leaf(node) and node not in stubs:
             for kid in reversed(view.children[node]):
                 todo.append((int(kid), node, depth + 1))
 

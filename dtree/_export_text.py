@@ -121,11 +121,11 @@ def export_text(
                     t = f"{view.threshold[node]:.{decimals}f}"
                     conditions = [f"{name} <= {t}", f"{name} >  {t}"]
                 elif view.kind[node] == 1:
-                    left = "{" + ", ".join(view.branchnames_list(node, cats)[0]) + "}"
+                    left = "{" + ", ".join(view.branch_names(node, cats)[0]) + "}"
                     conditions = [f"{name} in {left}", f"{name} not in {left}"]
                 else:
                     conditions = [f"{name} = {', '.join(labels)}"
-                                  for labels in view.branchnames_list(node, cats)]
+                                  for labels in view.branch_names(node, cats)]
                 for kid, condition in reversed(list(zip(kids, conditions))):
                     todo.append((int(kid), depth + 1))
                     todo.append(f"{indent} {condition}\n")

@@ -128,7 +128,7 @@ class TreeView:
     def is_leaf(self, node):
         return not self.children[node]
 
-    def branchnames_list(self, node, categories):
+    def branch_names(self, node, categories):
         """For a categorical split, the category labels of each branch."""
         table = self.branch_of_code[node]
         labels = None if categories is None else categories[int(self.feature[node])]

@@ -5,7 +5,7 @@ import time
 import streamlit as st
 
 from dtree.views.vocabulary import text
-from dtree.views import narration, viz
+from dtree.views import fitting, narration, viz
 from dtree.views.links import md
 from pages.panels.sidebar import hist_notice, sidebar_controls
 from pages.panels.stepping import step_buttons
@@ -17,6 +17,7 @@ from pages.state.session import shown_step as link_step, step_button
 from pages.state.tables_state import current_setup, current_table, table_title
 from pages.state import imported
 from pages.panels.grow_panels import panels_view
+from pages.panels import tree_view
 from pages.runtime.prefetch import prefetch_for_this_session
 
 SPEEDS = {"slow (2 s)": 2.0, "medium (1 s)": 1.0, "fast (0.5 s)": 0.5}
@@ -67,6 +68,7 @@ if error:
     st.stop()
 model = fit.model
 n_steps = fit.n_steps
+tree_view.forget_folds_unless((table.key, preset, criterion, tuple(sorted(params.items()))))
 for note in fit.prep.notes[len(prep.notes):]:  # what this fit did to the data (ID3)
     st.caption(md(said(note)))
 prep = fit.prep
@@ -130,12 +132,15 @@ def stepper():
     dot, info = step_dot(fit, step, rankdir=tree_direction(),
                          fontsize=PRESENTER_FONT if present else size,
                          path=prediction_path(step), lang=lang(), compact=present,
-                         edge_width=edges)
+                         edge_width=edges, **tree_view.options())
     if present:
         with st.container(key="narration"):
             narrate(step, title=heading_short)
     with st.container(key="tree_box"):
         st.graphviz_chart(dot, width="content")
+    tree_view.listen(fit, step, info)
+    if info["folded"] and not present:  # (presenter mode: the keys legend says W)
+        st.caption(narration.folded_caption(len(info["folded"]), info["auto_folded"], lang()))
     if edges:
         st.caption(viz.edge_width_legend(lang()))
     if not present:
@@ -175,11 +180,12 @@ def step_bar(step, compact=False):
     step_button(bar, tr("Pause", "暂停") if playing else tr("Play", "播放"), "play",
                 ":material/pause:" if playing else ":material/play_arrow:", compact,
                 on_click=toggle_play, disabled=n_steps == 0, shortcut="P")
+    tree_view.view_buttons(bar, compact)
     names = {v: tr(v, SPEEDS_ZH[v]) for v in SPEEDS}
     if compact:  # just the interval
         names = {v: tr(f"every {t:g} s", f"每 {t:g} 秒") for v, t in SPEEDS.items()}
     bar.selectbox(tr("Speed", "速度"), list(SPEEDS), index=1, key="speed",
-                  width=175 if compact else 180, format_func=names.get,
+                  width=150 if compact else 180, format_func=names.get,
                   persist_state="session",
                   label_visibility="collapsed" if compact else "visible")
     if n_steps:
@@ -187,11 +193,12 @@ def step_bar(step, compact=False):
         where.slider(tr("Step (splits made so far)", "步骤（已完成的划分次数）"), 0, n_steps,
                      key="step", bind="query-params",
                      label_visibility="collapsed" if compact else "visible",
-                     width=260 if compact else "stretch")
+                     width=190 if compact else "stretch")
     if compact:
         bar.markdown(tr(f"**step {step} / {n_steps}**", f"**第 {step} / {n_steps} 步**"),
                      width="content")
-        keys_legend(tr("P play/pause", "P 播放/暂停"))
+        keys_legend(tr("P play/pause · W whole tree · D details · + − zoom",
+                       "P 播放/暂停 · W 整棵树 · D 细节 · + − 缩放"))
 
 
 def colour_legend():
@@ -219,13 +226,17 @@ def narrate(step, title=None):
 def tree_direction():
     """Top-down, or left-to-right for wide trees (decided on the final tree,
     so that the layout does not flip while stepping).  In presenter mode,
-    "auto" is the layout that draws the final tree largest in the window."""
+    "auto" is the layout that draws the final tree largest in the window,
+    and top-down while the tree is folded around the step."""
     choice = state.get("layout", "auto")
     if choice == "auto":
+        if presenting() and tree_view.focused():
+            return "TB"  # (folded around a step, a tree reads largest top-down)
         if presenting():  # judged on the grown tree's boxes, so it never flips
             final, _ = step_dot(fit, n_steps, fontsize=PRESENTER_FONT, lang=lang(),
-                                compact=True, rankdir="TB")  # (shared by the class)
-            return viz.fitting_direction(final)
+                                compact=True, rankdir="TB",
+                                details=tree_view.detailed())  # (shared by the class)
+            return fitting.fitting_direction(final)
         return "LR" if model.tree_.n_leaves > 8 else "TB"
     return "LR" if choice == "left to right" else "TB"
 

@@ -66,6 +66,26 @@ def flag(word: str) -> Callable:
     return read
 
 
+def node_list(limit: int = 255) -> Callable:
+    """A reader of node ids written ``3.7.12`` (``fold=3.7``): at most
+    ``limit`` distinct ids from 0 to 10**9, read as a sorted tuple; "" and
+    "none" as empty.  Its ``write`` gives the link's text (None when
+    empty, so that the key is left out)."""
+    def read(value):
+        if value in ("", "none"):
+            return ()
+        parts = value.split(".")
+        digits = all(p.isascii() and p.isdigit() and len(p) <= 10 for p in parts)
+        if len(parts) > limit or not digits:
+            raise ValueError(value)
+        ids = sorted({int(p) for p in parts})
+        if ids[-1] > 10**9:
+            raise ValueError(value)
+        return tuple(ids)
+    read.write = lambda ids: ".".join(str(int(i)) for i in sorted(ids)) if ids else None
+    return read
+
+
 def read_link(params: Mapping, readers: Mapping, known: Callable) -> tuple[dict, list]:
     """The settings a link asks for: ``(values, ignored)``.
 

@@ -150,6 +150,18 @@ def colour_legend(best_first: bool, lang: str = "en") -> str:
                  "先划分最大的）。" if best_first else "。"))
 
 
+def folded_caption(n_folded: int, auto: bool, lang: str = "en") -> str:
+    """The line under a tree with ``n_folded`` subtrees folded into dashed
+    stubs (``auto``: some were folded to fit the window)."""
+    return t(lang,
+              f"{n_folded} subtree{'s' if n_folded != 1 else ''} folded into dashed boxes"
+              + (" to keep the text readable" if auto else "")
+              + ". Click a dashed box to open it, any other split to fold it; "
+              "W shows the whole tree.",
+              f"{n_folded} 棵子树已折叠为虚线框" + ("，以保持文字清晰可读" if auto else "")
+              + "。单击虚线框可展开，单击其他划分结点可折叠；按 W 显示整棵树。")
+
+
 def depth_cut_warning(node_count: int, depth_cut: int, lang: str = "en") -> str:
     """Why a large tree is drawn only to a depth."""
     return t(lang,

@@ -27,7 +27,8 @@ import pandas as pd
 from .vocabulary import t
 from .. import OKABE_ITO, distinct_subtrees
 from .explain import SYMBOL, leaves_under
-from .viz import (FONT_SIZE, JUST_SPLIT, _layout, drawn_dot, fitting_direction, line_mode,
+from .fitting import fitting_direction
+from .viz import (FONT_SIZE, JUST_SPLIT, _layout, drawn_dot, line_mode,
                   tree_font_size)
 
 #: Removed nodes and edges in the full tree: a light fill, grey text and border.

@@ -16,6 +16,7 @@ import numpy as np
 from .. import CLASS_COLOURS, NUMERIC, OKABE_ITO, export_graphviz
 from . import vocabulary
 from .explain import partition_2d
+from .focus import PRESENTER_WINDOW, focus_folds
 
 #: Border colours of the node split in this step and of the next one to split.
 JUST_SPLIT = "#D55E00"  # vermillion
@@ -107,67 +108,10 @@ def _fixed(x: float, digits: int) -> str:
     return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
-_DOT_NODE = re.compile(r'^(\d+) \[label="((?:[^"\\]|\\.)*)"', re.M)
-_DOT_EDGE = re.compile(r"^(\d+) -> (\d+)", re.M)
-
-
-def _box(label: str) -> tuple[float, float]:
-    """(width, height) of a DOT box, in units of its font size: about 0.55
-    per character (CJK characters count twice) and 1.2 per line, plus the
-    margins Graphviz adds."""
-    lines = label.replace("\\\\", "\\").split("\\n")
-    chars = max(sum(2 if ord(c) > 0x2E80 else 1 for c in line) for line in lines)
-    return 0.55 * chars + 1.1, 1.2 * len(lines) + 0.6
-
-
-def fitting_direction(dot: str, aspect: float = 2.2) -> str:
-    """"TB" or "LR": the layout in which the tree drawn by ``dot`` (a DOT of
-    :func:`drawn_dot`, usually the grown tree's) comes out largest in a
-    window ``aspect`` times as wide as it is high.
-
-    An estimate from the boxes' text: each subtree is as wide as its
-    children side by side (or its own box), and the levels are stacked with
-    the ranks' spacing; left to right swaps the two.  Deciding on the grown
-    tree keeps the layout (and so the text size) from flipping while
-    stepping."""
-    boxes = {int(n): _box(label) for n, label in _DOT_NODE.findall(dot)}
-    if not boxes:
-        return "TB"
-    children: dict[int, list[int]] = {}
-    has_parent = set()
-    for parent, child in _DOT_EDGE.findall(dot):
-        children.setdefault(int(parent), []).append(int(child))
-        has_parent.add(int(child))
-    root = min(n for n in boxes if n not in has_parent)
-    gap, rank = 0.6, 1.6  # nodesep and ranksep (with room for edge labels), in font sizes
-
-    def extent(node, across, along):
-        """(size across the ranks of the subtree, {depth: largest box along})."""
-        kids = children.get(node, [])
-        own = boxes.get(node, (0.0, 0.0))
-        levels = {0: own[along]}
-        if not kids:
-            return own[across], levels
-        total = 0.0
-        for kid in kids:
-            size, deeper = extent(kid, across, along)
-            total += size
-            for depth, value in deeper.items():
-                levels[depth + 1] = max(levels.get(depth + 1, 0.0), value)
-        return max(own[across], total + gap * (len(kids) - 1)), levels
-
-    def scale(across, along, window_across, window_along):
-        width, levels = extent(root, across, along)
-        depth = sum(levels.values()) + rank * (len(levels) - 1)
-        return min(window_across / width, window_along / depth)
-    top_down = scale(0, 1, aspect, 1.0)
-    left_right = scale(1, 0, 1.0, aspect)
-    return "LR" if left_right > top_down else "TB"
-
-
 def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
              fontsize=None, path=None, lang="en", compact=False,
-             edge_width=None) -> tuple[str, dict]:
+             edge_width=None, details=True, focus=False, folded=(), opened=(),
+             window=PRESENTER_WINDOW) -> tuple[str, dict]:
     """DOT of ``model.tree_at(k)`` with the teaching annotations.
 
     Each node shows its id, split, impurity, samples, class counts (or mean)
@@ -189,8 +133,17 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
     ``edge_width="samples"``: each edge as wide as the share of the root's
     rows that reach its child (see :func:`drawn_dot`); a prediction path's
     edges keep their reddish purple and are at least as thick as before.
+    ``details=False``: brief boxes (the split or the class, and the class
+    counts; ``export_graphviz``'s ``details``), without the gain lines.
+    ``folded``, ``opened``: node ids whose subtrees the user folded into a
+    stub, or opened.  ``focus``: more subtrees folded, far from the node
+    split by step k first, until the tree's text is readable in ``window``
+    (:func:`dtree.views.focus.focus_folds`); the node split by step k, its
+    children, the next node to split and the paths to them stay drawn.
 
-    Returns (dot, info) where info says what was highlighted or cut.
+    Returns (dot, info) where info says what was highlighted, cut or folded
+    (``info["folded"]``: the folded node ids; ``info["auto_folded"]``: True
+    when ``focus`` folded more than the user did).
     """
     steps = model.steps_
     tree = model.tree_at(k)
@@ -231,9 +184,27 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
             extra.append(f"{words['priority']} = {tree.split_improvement[i]:.4f}")
         if extra:
             lines[i] = extra
-    dot, info["depth_cut"] = drawn_dot(model, tree, highlight=highlight, label_lines=lines,
-                                       fontsize=fontsize, rankdir=rankdir, lang=lang,
-                                       compact=compact, edge_width=edge_width)
+    if not details:
+        lines = {}
+    ids = tree.node_ids.tolist()
+    user_folded = [index[i] for i in folded if i in index]
+    user_opened = [index[i] for i in opened if i in index]
+
+    def dot_for(stubs):
+        return drawn_dot(model, tree, highlight=highlight, label_lines=lines,
+                         fontsize=fontsize, rankdir=rankdir, lang=lang, compact=compact,
+                         edge_width=edge_width, details=details, folded=stubs)
+
+    stubs, info["auto_folded"] = frozenset(user_folded), False
+    if focus:
+        keep_open = [index[steps[k - 1].node]] if k > 0 else []
+        keep_drawn = [index[steps[k].node]] if k < len(steps) else []
+        chosen = focus_folds(tree, lambda f: dot_for(f)[0], keep_open=keep_open,
+                             keep_drawn=keep_drawn, user_folded=user_folded,
+                             user_opened=user_opened, window=window)
+        stubs, info["auto_folded"] = chosen.folded, chosen.auto
+    info["folded"] = sorted(ids[i] for i in stubs)
+    dot, info["depth_cut"] = dot_for(stubs)
     if on_path:
         dot = _mark_path(dot, on_path)
     return dot, info
@@ -241,7 +212,7 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
 
 def drawn_dot(model, tree, *, highlight=None, label_lines=None, fontsize=TREE_FONT_SIZE,
               rankdir="TB", impurity=True, max_nodes=MAX_DRAWN_NODES, lang="en",
-              compact=False, edge_width=None):
+              compact=False, edge_width=None, details=True, folded=None):
     """DOT of ``tree`` (a tree of ``model``: a step, or a pruned tree) the way
     the app draws every tree: the model's names, classes, categories and
     criterion, square boxes, a tight transparent layout, and a tree of more
@@ -250,7 +221,9 @@ def drawn_dot(model, tree, *, highlight=None, label_lines=None, fontsize=TREE_FO
     the ranks are closer, for a projector.  ``edge_width="samples"``: each
     edge's width grows with the share of the root's rows that reach its
     child (``export_graphviz``'s ``edge_width``; :func:`edge_width_legend`
-    says so under the drawing).  Returns (dot, depth cut or None).
+    says so under the drawing).  ``details=False``: brief boxes;
+    ``folded``: node indices drawn as stubs of their subtrees (both as
+    ``export_graphviz`` draws them).  Returns (dot, depth cut or None).
     """
     classes = getattr(model, "classes_", None)
     max_depth = None
@@ -269,7 +242,7 @@ def drawn_dot(model, tree, *, highlight=None, label_lines=None, fontsize=TREE_FO
         rounded=False,
         node_ids=True, impurity=impurity, highlight=highlight, label_lines=label_lines,
         fontsize=fontsize, rankdir=rankdir, max_depth=max_depth, precision=3, lang=lang,
-        compact=compact, edge_width=edge_width,
+        compact=compact, edge_width=edge_width, details=details, folded=folded,
     )
     # layout of our own (constant text, no user input): tighter, transparent
     spacing = "nodesep=0.15, ranksep=0.25" if compact else "nodesep=0.2, ranksep=0.35"

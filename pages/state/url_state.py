@@ -39,6 +39,11 @@ URL_STATE = {
     "random_state": _number(int, 0, 2**31 - 1),
     "layout": _one_of("auto", "top down", "left to right"),
     "edges": links.flag("samples"),  # edge widths by the rows that pass (Grow page)
+    # the Grow page's drawing: focus (folded to fit) or the whole tree, brief
+    # or full boxes (defaults: focus and brief in presenter mode), and the
+    # node ids the user folded or opened by clicking
+    "tree_view": _one_of("focus", "whole"), "details": _one_of("brief", "full"),
+    "fold": links.node_list(), "unfold": links.node_list(),
     # what the Grow page shows
     "inspect": _number(int, 0, 10**9, none=True), "panel": _text,
 }

@@ -15,7 +15,6 @@ from dtree import DecisionTreeClassifier
 from dtree.views import vocabulary
 from dtree.views.prediction import explain_prediction
 from dtree.views.viz import ON_PATH, PATH_WIDTH, drawn_dot, edge_width_legend, step_dot
-from tests.helpers.installed import require
 
 _EDGE = re.compile(r"^(\d+) -> (\d+)(?: \[(.*)\])? ;$", re.M)
 

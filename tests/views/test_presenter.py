@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from dtree import DecisionTreeClassifier
-from dtree.views import viz
+from dtree.views import fitting, viz
 from dtree import export_graphviz
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,17 +41,17 @@ def balanced(depth):
 
 
 def test_a_wide_shallow_tree_is_drawn_top_down_and_a_deep_chain_left_to_right():
-    assert viz.fitting_direction(dot_of(balanced(2))) == "TB"
-    assert viz.fitting_direction(dot_of(balanced(3))) == "TB"
-    assert viz.fitting_direction(dot_of(chain(7))) == "LR"
-    assert viz.fitting_direction(dot_of([])) == "TB"  # a single leaf
+    assert fitting.fitting_direction(dot_of(balanced(2))) == "TB"
+    assert fitting.fitting_direction(dot_of(balanced(3))) == "TB"
+    assert fitting.fitting_direction(dot_of(chain(7))) == "LR"
+    assert fitting.fitting_direction(dot_of([])) == "TB"  # a single leaf
 
 
 def test_the_window_shape_decides():
     deep = dot_of(chain(4))
     # a tall window favours top-down, a very wide one left to right
-    assert viz.fitting_direction(deep, aspect=0.5) == "TB"
-    assert viz.fitting_direction(deep, aspect=6.0) == "LR"
+    assert fitting.fitting_direction(deep, aspect=0.5) == "TB"
+    assert fitting.fitting_direction(deep, aspect=6.0) == "LR"
 
 
 def test_compact_boxes_are_a_line_shorter_and_keep_every_number():

@@ -500,7 +500,7 @@ def test_tree_direction_follows_the_layout_choice(depth2):
     X, y = make_classification(n_samples=300, random_state=0)
     wide = DecisionTreeClassifier(max_leaf_nodes=12).fit(X, y)
     assert wide.tree_.n_leaves > 8 and pv.tree_direction("auto", wide, wide.tree_) == "LR"
-    from dtree.views.viz import fitting_direction
+    from dtree.views.fitting import fitting_direction
     for model in (depth2, wide):
         fitted = pv.tree_direction("auto", model, model.tree_, fit_window=True, fontsize=20,
                                    compact=True)

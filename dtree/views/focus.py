@@ -1,0 +1,143 @@
+"""Focus and context: which subtrees to fold so that a tree drawn for a
+projector stays readable.
+
+A tree of 30 or 60 nodes drawn whole in a 1280x720 window has text of 8 or
+9 pixels.  Folded around the node the step talks about, it keeps that
+node, the path to it and as much of its neighbourhood as fits at full
+size; every other subtree becomes a stub that shows its size and class
+mix (``export_graphviz(folded=...)``).  The user's own folds and unfolds
+(clicks on boxes) are kept.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from typing import Callable, Iterable, NamedTuple
+
+from .fitting import text_px
+
+#: The presenter's tree box at 1280x720, in CSS pixels (app.py's CSS: the
+#: window less the step bar, the narration and the bottom strip).
+PRESENTER_WINDOW = (1236.0, 498.0)
+#: The least text size aimed at, in CSS pixels: the readable 14 plus a
+#: margin for the estimate (:mod:`dtree.views.fitting`), which can be 10%
+#: short for Chinese boxes.
+READABLE_PX = 15.5
+
+
+class Focus(NamedTuple):
+    """A fold chosen for one drawing."""
+
+    folded: frozenset  # node indices drawn as stubs
+    text_px: float  # the text's estimated size in the window
+    auto: bool  # True when folds were added to fit the window
+
+
+def focus_folds(tree, dot_for: Callable[[Iterable[int]], str], *, keep_open=(),
+                keep_drawn=(), user_folded=(), user_opened=(),
+                window=PRESENTER_WINDOW, readable_px=READABLE_PX) -> Focus:
+    """The subtrees of ``tree`` (a dtree ``Tree``) to fold.
+
+    Parameters
+    ----------
+    tree : Tree
+        The tree drawn (``model.tree_at(k)``).
+    dot_for : callable
+        ``dot_for(folded)``: the DOT of ``tree`` with the node indices
+        ``folded`` drawn as stubs.
+    keep_open : iterable of int
+        Node indices drawn with their children (the node the step split).
+    keep_drawn : iterable of int
+        Node indices that must be drawn (the node to split next).
+    user_folded, user_opened : iterable of int
+        Node indices the user folded or opened; ``keep_open`` and
+        ``keep_drawn`` win over ``user_folded``.
+    window : (float, float)
+        The window's width and height in CSS pixels.
+    readable_px : float
+        The text size to keep.
+
+    Returns
+    -------
+    Focus
+        The user's folds alone when the tree so drawn is readable; else the
+        least folding found that is (nodes nearest the kept ones drawn
+        first); else the kept nodes, the path to them and stubs for the
+        rest, however small that comes out.
+    """
+    n = tree.node_count
+    children = [list(tree.children_of(i)) for i in range(n)]
+    parent = {kid: i for i in range(n) for kid in children[i]}
+
+    def with_ancestors(nodes):
+        out = set()
+        for node in nodes:
+            while node not in out:
+                out.add(node)
+                if node not in parent:
+                    break
+                node = parent[node]
+        return out
+
+    internal = {i for i in range(n) if children[i]}
+    must = with_ancestors(keep_open) | with_ancestors(parent[c] for c in keep_drawn
+                                                     if c in parent)
+    must &= internal
+    closed = (set(user_folded) & internal) - must
+
+    def folds(opened):
+        """The stubs when exactly ``opened`` (closed upwards) is expanded."""
+        return frozenset(i for i in internal - opened if parent.get(i, -1) in opened
+                         or i == 0)
+
+    def size(folded):
+        return text_px(dot_for(sorted(folded)), window)
+
+    users = frozenset(closed)
+    px = size(users)
+    if px >= readable_px or not internal:
+        return Focus(users, px, False)
+
+    opened = must | (with_ancestors(set(user_opened) & internal) - closed) & internal
+    opened = {i for i in opened if not (with_ancestors([i]) - {i}) & closed}
+    if 0 in internal:
+        opened.add(0)
+    best = folds(opened)
+    px = size(best)
+    # the rest by distance from the kept nodes (then by id): the focus's
+    # neighbourhood first, far subtrees last
+    distance = _distances(n, children, parent, set(keep_open) | set(keep_drawn) or {0})
+    heap = [(distance[i], i) for i in internal - opened - closed if parent.get(i) in opened]
+    heapq.heapify(heap)
+    while heap:
+        _, node = heapq.heappop(heap)
+        trial = folds(opened | {node})
+        trial_px = size(trial)
+        if trial_px < readable_px:
+            continue
+        opened.add(node)
+        best, px = trial, trial_px
+        for kid in children[node]:
+            if kid in internal and kid not in closed:
+                heapq.heappush(heap, (distance[kid], kid))
+    return Focus(best, px, True)
+
+
+def _distances(n, children, parent, sources) -> list:
+    """Edges from each node to the nearest of ``sources``."""
+    far = n + 1
+    distance = [far] * n
+    queue = deque()
+    for s in sources:
+        if 0 <= s < n:
+            distance[s] = 0
+            queue.append(s)
+    while queue:
+        node = queue.popleft()
+        near = children[node] + ([parent[node]] if node in parent else [])
+        for other in near:
+            if distance[other] == far:
+                distance[other] = distance[node] + 1
+                queue.append(other)
+    return distance
