@@ -31,11 +31,11 @@ DOT_WORDS = {
     "en": {"node": "node", "samples": "samples", "share": "samples", "value": "value",
            "mean": "value", "class": "class", "in": "in", "true": "True", "false": "False",
            "impurity": "impurity", "is_known": "is known", "known": "known",
-           "missing": "missing", "folded": "{n} nodes"},
+           "missing": "missing", "folded": "{n} nodes", "above": "▲ {n} levels above"},
     "zh": {"node": "结点", "samples": "样本数", "share": "样本占比", "value": "类别分布",
            "mean": "均值", "class": "类别", "in": "∈", "true": "是", "false": "否",
            "impurity": "不纯度", "is_known": "已知", "known": "已知", "missing": "缺失",
-           "folded": "{n} 个结点"},
+           "folded": "{n} 个结点", "above": "▲ 上方还有 {n} 层"},
 }
 #: How the numbers that are not finite read in Chinese (English: Python's).
 _NONFINITE_ZH = {"inf": "∞", "-inf": "−∞", "nan": "无"}
@@ -169,6 +169,7 @@ def export_graphviz(
     edge_width=None,
     details=True,
     folded=None,
+    root=None,
 ):
     """Draw a fitted tree as Graphviz DOT source.
 
@@ -255,6 +256,9 @@ def export_graphviz(
         ``#id ▸ n nodes`` (the subtree's size, the node included) above
         its class counts (regressors: its samples and mean); its
         descendants are not drawn.  Leaves in it are drawn as usual.
+    root : int, optional
+        Draw only the subtree under this node index (a deep tree's lower
+        part); its box starts with ``▲ n levels above`` (n: its depth).
     edge_width : {None, "samples"}
         None (the default): every edge is drawn alike (Graphviz's width 1,
         no ``penwidth``).  ``"samples"`` (as Orange and BigML draw trees):
@@ -300,6 +304,15 @@ def export_graphviz(
     for key, colour in (highlight or {}).items():
         borders[_node_index(key, view, "highlight")] = check_colour(colour, "highlight colour")
 
+    top = 0 if root is None else _node_index(root, view, "root")
+    levels_above = 0
+    if top:
+        parents = {kid: n for n in range(view.node_count) for kid in view.children[n]}
+        node = top
+        while node in parents:
+            node, levels_above = parents[node], levels_above + 1
+        if node != 0:
+            raise ValueError(f"root {top} is not reached from the tree's root")
     stubs = set()
     for key in folded if folded is not None else ():
         node = _node_index(key, view, "folded")
@@ -467,7 +480,7 @@ def export_graphviz(
         out.append(f"rankdir={rankdir} ;\n")
 
     ranks = {}  # depth -> nodes of internal nodes; "leaves" -> leaves
-    todo = [(0, None, 0)]  # (node, parent, depth), pre-order
+    todo = [(top, None, 0)]  # (node, parent, depth), pre-order
     while todo:
         node, parent, depth = todo.pop()
         truncated = max_depth is not None and depth > max_depth
@@ -477,6 +490,8 @@ def export_graphviz(
                 attrs.append(f'fillcolor="{TRUNCATED_FILL}"')
         else:
             lines = node_lines(node)
+            if node == top and levels_above:
+                lines.insert(0, words["above"].format(n=levels_above))
             attrs = ['label="' + "\\n".join(lines) + '"']
             wide = [line for line in lines if _has_wide(line)]
             if wide:  # Graphviz would measure these lines with Latin metrics

@@ -16,6 +16,7 @@ from pages.state.session import keys_legend, lang, presenting, require_frame, sa
 from pages.state.session import shown_step as link_step, step_button
 from pages.state.tables_state import current_setup, current_table, table_title
 from pages.state import imported
+from pages.state.url_state import write_view_to_url
 from pages.panels.grow_panels import panels_view
 from pages.panels import tree_view
 from pages.runtime.prefetch import prefetch_for_this_session
@@ -139,6 +140,7 @@ def stepper():
     with st.container(key="tree_box"):
         st.graphviz_chart(dot, width="content")
     tree_view.listen(fit, step, info)
+    write_view_to_url()  # (a click in this fragment reruns it alone, not app.py)
     if info["folded"] and not present:  # (presenter mode: the keys legend says W)
         st.caption(narration.folded_caption(len(info["folded"]), info["auto_folded"], lang()))
     if edges:

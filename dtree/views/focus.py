@@ -32,11 +32,12 @@ class Focus(NamedTuple):
     folded: frozenset  # node indices drawn as stubs
     text_px: float  # the text's estimated size in the window
     auto: bool  # True when folds were added to fit the window
+    root: int = 0  # the node drawn at the top (not 0: a deep tree's lower part)
 
 
 def focus_folds(tree, dot_for: Callable[[Iterable[int]], str], *, keep_open=(),
                 keep_drawn=(), user_folded=(), user_opened=(),
-                window=PRESENTER_WINDOW, readable_px=READABLE_PX) -> Focus:
+                window=PRESENTER_WINDOW, readable_px=READABLE_PX, lift=False) -> Focus:
     """The subtrees of ``tree`` (a dtree ``Tree``) to fold.
 
     Parameters
@@ -57,14 +58,20 @@ def focus_folds(tree, dot_for: Callable[[Iterable[int]], str], *, keep_open=(),
         The window's width and height in CSS pixels.
     readable_px : float
         The text size to keep.
+    lift : bool
+        When even the kept nodes, the paths to them and stubs for the rest
+        are too small: draw only the subtree of the highest node on the
+        path to the kept node that is readable (``dot_for(folded, root)``
+        must then take the node drawn at the top).
 
     Returns
     -------
     Focus
         The user's folds alone when the tree so drawn is readable; else the
         least folding found that is (nodes nearest the kept ones drawn
-        first); else the kept nodes, the path to them and stubs for the
-        rest, however small that comes out.
+        first); else, with ``lift``, the same below the highest node of the
+        path that makes it readable; else the kept nodes, the path to them
+        and stubs for the rest, however small that comes out.
     """
     n = tree.node_count
     children = [list(tree.children_of(i)) for i in range(n)]
@@ -86,15 +93,19 @@ def focus_folds(tree, dot_for: Callable[[Iterable[int]], str], *, keep_open=(),
     must &= internal
     closed = (set(user_folded) & internal) - must
 
-    def folds(opened):
-        """The stubs when exactly ``opened`` (closed upwards) is expanded."""
-        return frozenset(i for i in internal - opened if parent.get(i, -1) in opened
-                         or i == 0)
+    def folds(opened, top=0):
+        """The stubs when exactly ``opened`` (closed upwards to ``top``) is
+        expanded."""
+        stubs = {i for i in internal - opened if parent.get(i, -1) in opened}
+        return frozenset(stubs | ({top} & internal - opened))
 
-    def size(folded):
-        return text_px(dot_for(sorted(folded)), window)
+    def size(folded, top=0):
+        dot = dot_for(sorted(folded), top) if top else dot_for(sorted(folded))
+        return text_px(dot, window)
 
-    users = frozenset(closed)
+    # the outermost of the user's folds are what is drawn (a fold inside a
+    # folded subtree is kept in the session for when it is opened)
+    users = frozenset(i for i in closed if not (with_ancestors([i]) - {i}) & closed)
     px = size(users)
     if px >= readable_px or not internal:
         return Focus(users, px, False)
@@ -103,8 +114,27 @@ def focus_folds(tree, dot_for: Callable[[Iterable[int]], str], *, keep_open=(),
     opened = {i for i in opened if not (with_ancestors([i]) - {i}) & closed}
     if 0 in internal:
         opened.add(0)
+    top = 0
     best = folds(opened)
     px = size(best)
+    focus = next(iter(keep_open), None)
+    if focus is None and keep_drawn:
+        focus = parent.get(next(iter(keep_drawn)))
+    if px < readable_px and lift and focus is not None:
+        path = []  # the root ... the focus
+        node = focus
+        while True:
+            path.insert(0, node)
+            if node not in parent:
+                break
+            node = parent[node]
+        for top in path[1:]:  # the highest top that makes the least drawing readable
+            below = _subtree(children, top)
+            opened = {i for i in opened if i in below}
+            best = folds(opened, top)
+            px = size(best, top)
+            if px >= readable_px:
+                break
     # the rest by distance from the kept nodes (then by id): the focus's
     # neighbourhood first, far subtrees last
     distance = _distances(n, children, parent, set(keep_open) | set(keep_drawn) or {0})
@@ -112,8 +142,8 @@ def focus_folds(tree, dot_for: Callable[[Iterable[int]], str], *, keep_open=(),
     heapq.heapify(heap)
     while heap:
         _, node = heapq.heappop(heap)
-        trial = folds(opened | {node})
-        trial_px = size(trial)
+        trial = folds(opened | {node}, top)
+        trial_px = size(trial, top)
         if trial_px < readable_px:
             continue
         opened.add(node)
@@ -121,7 +151,16 @@ def focus_folds(tree, dot_for: Callable[[Iterable[int]], str], *, keep_open=(),
         for kid in children[node]:
             if kid in internal and kid not in closed:
                 heapq.heappush(heap, (distance[kid], kid))
-    return Focus(best, px, True)
+    return Focus(best, px, True, top)
+
+
+def _subtree(children, node) -> set:
+    out, todo = set(), [node]
+    while todo:
+        n = todo.pop()
+        out.add(n)
+        todo.extend(children[n])
+    return out
 
 
 def _distances(n, children, parent, sources) -> list:

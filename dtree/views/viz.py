@@ -139,7 +139,9 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
     stub, or opened.  ``focus``: more subtrees folded, far from the node
     split by step k first, until the tree's text is readable in ``window``
     (:func:`dtree.views.focus.focus_folds`); the node split by step k, its
-    children, the next node to split and the paths to them stay drawn.
+    children, the next node to split and the paths to them stay drawn, and
+    a tree too deep for that is drawn from a node on the path down
+    (``info["root"]``: its id, else None).
 
     Returns (dot, info) where info says what was highlighted, cut or folded
     (``info["folded"]``: the folded node ids; ``info["auto_folded"]``: True
@@ -190,21 +192,23 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
     user_folded = [index[i] for i in folded if i in index]
     user_opened = [index[i] for i in opened if i in index]
 
-    def dot_for(stubs):
+    def dot_for(stubs, top=0):
         return drawn_dot(model, tree, highlight=highlight, label_lines=lines,
                          fontsize=fontsize, rankdir=rankdir, lang=lang, compact=compact,
-                         edge_width=edge_width, details=details, folded=stubs)
+                         edge_width=edge_width, details=details, folded=stubs,
+                         root=top or None)
 
-    stubs, info["auto_folded"] = frozenset(user_folded), False
+    stubs, info["auto_folded"], top = frozenset(user_folded), False, 0
     if focus:
         keep_open = [index[steps[k - 1].node]] if k > 0 else []
         keep_drawn = [index[steps[k].node]] if k < len(steps) else []
-        chosen = focus_folds(tree, lambda f: dot_for(f)[0], keep_open=keep_open,
+        chosen = focus_folds(tree, lambda f, top=0: dot_for(f, top)[0], keep_open=keep_open,
                              keep_drawn=keep_drawn, user_folded=user_folded,
-                             user_opened=user_opened, window=window)
-        stubs, info["auto_folded"] = chosen.folded, chosen.auto
+                             user_opened=user_opened, window=window, lift=True)
+        stubs, info["auto_folded"], top = chosen.folded, chosen.auto, chosen.root
     info["folded"] = sorted(ids[i] for i in stubs)
-    dot, info["depth_cut"] = dot_for(stubs)
+    info["root"] = ids[top] if top else None
+    dot, info["depth_cut"] = dot_for(stubs, top)
     if on_path:
         dot = _mark_path(dot, on_path)
     return dot, info
@@ -212,7 +216,7 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
 
 def drawn_dot(model, tree, *, highlight=None, label_lines=None, fontsize=TREE_FONT_SIZE,
               rankdir="TB", impurity=True, max_nodes=MAX_DRAWN_NODES, lang="en",
-              compact=False, edge_width=None, details=True, folded=None):
+              compact=False, edge_width=None, details=True, folded=None, root=None):
     """DOT of ``tree`` (a tree of ``model``: a step, or a pruned tree) the way
     the app draws every tree: the model's names, classes, categories and
     criterion, square boxes, a tight transparent layout, and a tree of more
@@ -222,8 +226,8 @@ def drawn_dot(model, tree, *, highlight=None, label_lines=None, fontsize=TREE_FO
     edge's width grows with the share of the root's rows that reach its
     child (``export_graphviz``'s ``edge_width``; :func:`edge_width_legend`
     says so under the drawing).  ``details=False``: brief boxes;
-    ``folded``: node indices drawn as stubs of their subtrees (both as
-    ``export_graphviz`` draws them).  Returns (dot, depth cut or None).
+    ``folded``: node indices drawn as stubs of their subtrees; ``root``: the
+    node index drawn at the top (all as ``export_graphviz`` draws them).  Returns (dot, depth cut or None).
     """
     classes = getattr(model, "classes_", None)
     max_depth = None
@@ -243,6 +247,7 @@ def drawn_dot(model, tree, *, highlight=None, label_lines=None, fontsize=TREE_FO
         node_ids=True, impurity=impurity, highlight=highlight, label_lines=label_lines,
         fontsize=fontsize, rankdir=rankdir, max_depth=max_depth, precision=3, lang=lang,
         compact=compact, edge_width=edge_width, details=details, folded=folded,
+        root=root,
     )
     # layout of our own (constant text, no user input): tighter, transparent
     spacing = "nodesep=0.15, ranksep=0.25" if compact else "nodesep=0.2, ranksep=0.35"

@@ -44,6 +44,9 @@ PAGES = [
     "/?data=penguins&preset=C4.5&step=4&layout=left+to+right",
     "/?data=loan&preset=CART&layout=left+to+right",
     "/?data=penguins&preset=CART&step=3",
+    "/?data=penguins&preset=C4.5&step=15",  # folded around the step: stubs
+    "/?data=penguins&preset=C4.5&step=15&tree_view=whole&details=full",
+    "/?data=wine&max_depth=none&step=8",
     "/compare?data=loan",
     "/compare?data=penguins&cmp_step=12",
     "/prune?data=loan",

@@ -84,3 +84,27 @@ def test_setup_choices_and_stale_ones():
 def test_setup_keeps_every_column_when_all_are_identifiers():
     setup = setup_from_choices(FRAME[["id", "y"]], {}, default_target="y", identifiers=["id"])
     assert setup.features == ("id",)
+
+
+@pytest.mark.parametrize("text, ids", [("3.7.12", (3, 7, 12)), ("12.3.3", (3, 12)),
+                                       ("0", (0,)), ("", ()), ("none", ())])
+def test_node_lists_read_sorted_distinct_ids_and_write_them_back(text, ids):
+    read = links.node_list()
+    assert read(text) == ids
+    assert read.write(ids) == (".".join(map(str, ids)) or None)
+    if ids:
+        assert read(read.write(ids)) == ids
+
+
+@pytest.mark.parametrize("text", ["-1", "1.-2", "a", "1..2", "1.2.", "٣", "²", "1e3",
+                                  " 1", "1" * 11, str(10**9 + 1), ".".join(["1"] * 256)])
+def test_node_lists_refuse_anything_but_plain_ids(text):
+    with pytest.raises(ValueError):
+        links.node_list()(text)
+
+
+def test_a_link_with_a_bad_fold_list_ignores_that_key_alone():
+    readers = {"fold": links.node_list(), "edges": links.flag("samples")}
+    values, ignored = links.read_link({"fold": ["1.x"], "edges": ["samples"]}, readers,
+                                      lambda key: False)
+    assert values == {"edges": True} and ignored == ["fold"]
