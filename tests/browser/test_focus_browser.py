@@ -81,6 +81,7 @@ def press(page, key):
 
 @pytest.mark.parametrize("name, path, steps", [
     ("penguins-c45", "/?data=penguins&preset=C4.5", 15),
+    ("penguins-c45-zh", "/?data=penguins&preset=C4.5&lang=zh", 15),
     ("wine-cart", "/?data=wine&preset=CART&max_depth=none", 8),
     ("penguins-cart", "/?data=penguins&preset=CART&max_depth=none", 12),
 ])
@@ -103,7 +104,7 @@ def test_every_step_of_a_real_tree_is_readable_and_draws_the_narrated_node(
             split_box = next(n for n in tree["nodes"] if n["first"].startswith(f"#{node} "))
             assert not split_box["stub"], f"step {step}: node #{node} is folded"
     page.screenshot(path=str(SHOTS / f"{name}-last.png"))
-    assert "Step" in tree["narration"] and str(steps) in tree["narration"]
+    assert f"{steps} of {steps}" in tree["narration"] or f"第 {steps} 步" in tree["narration"]
 
 
 def test_w_shows_the_whole_tree_and_d_the_full_boxes(projector, app_url):

@@ -1,7 +1,7 @@
 """On a projector no text of a drawn tree may be hidden: in real Chromium at
 1280x720 in presenter mode, in English and in Chinese, on Grow (top down and
-left to right), Compare and Prune, no edge label lies on a box and every
-line of a box lies inside it.  Read from the SVG the browser drew."""
+left to right), Compare and Prune, no edge label lies on a box or on
+another label and every line of a box lies inside it.  Read from the SVG the browser drew."""
 
 import pytest
 
@@ -67,7 +67,7 @@ def inside(inner, outer, tol=TOLERANCE):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("path", PAGES)
-def test_no_label_on_a_box_and_no_text_outside_its_box(browser, app_url, path, lang):
+def test_no_label_on_a_box_or_another_label_and_no_text_outside_its_box(browser, app_url, path, lang):
     page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
     try:
         open_app(page, f"{app_url}{path}&present=true&lang={lang}")
@@ -77,7 +77,11 @@ def test_no_label_on_a_box_and_no_text_outside_its_box(browser, app_url, path, l
         assert trees, "no tree drawn"
         problems = []
         for tree in trees:
-            for label in tree["labels"]:
+            for i, label in enumerate(tree["labels"]):
+                for other in tree["labels"][i + 1:]:
+                    if overlap(label["box"], other["box"]):
+                        problems.append(f"edge labels {label['text']!r} and "
+                                        f"{other['text']!r} overlap")
                 for node in tree["nodes"]:
                     if overlap(label["box"], node["box"]):
                         problems.append(f"edge {label['edge']} label {label['text']!r} "
