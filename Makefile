@@ -22,7 +22,7 @@ CHROMIUM ?= /usr/bin/chromium
 WEKA_JAR ?= /usr/share/java/weka.jar
 PYTEST_ARGS ?=
 
-.PHONY: venv install install-test chromium graphviz weka run test test-fast bench loadtest clean
+.PHONY: venv install install-test chromium graphviz weka run test test-fast bench loadtest screens clean
 
 venv install: $(RUNTIME_STAMP)
 
@@ -92,6 +92,10 @@ test: $(TEST_STAMP) chromium graphviz weka
 test-fast: $(TEST_STAMP)
 	$(BIN)/python -m pytest tests/engine tests/views tests/tables tests/project -m "not weka" \
 	  --hypothesis-profile=quick $(PYTEST_ARGS)
+
+# The docs' screenshots (docs/screens/), presenter mode at 1280x720, en and zh.
+screens: $(TEST_STAMP) chromium
+	$(BIN)/python -m tests.browser.screens
 
 bench: $(TEST_STAMP) chromium
 	$(BIN)/python bench/bench.py

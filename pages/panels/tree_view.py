@@ -101,14 +101,14 @@ def view_buttons(bar, compact) -> None:
     """Two switches in a stepping bar: the whole tree or the focus (W), and
     brief or full boxes (D)."""
     whole = not focused()
-    step_button(bar, tr("Focus on the step (W)", "聚焦当前步骤（W）") if whole
-                else tr("Whole tree (W)", "整棵树（W）"), "whole_tree",
+    step_button(bar, tr("Focus on the step", "聚焦当前步骤") if whole
+                else tr("Whole tree", "整棵树"), "whole_tree",
                 ":material/center_focus_strong:" if whole else ":material/fit_screen:",
                 compact, on_click=_flip, args=("tree_view", "focus", "whole", not whole),
                 shortcut="W")
     full = detailed()
-    step_button(bar, tr("Brief boxes (D)", "简略结点（D）") if full
-                else tr("All details (D)", "完整结点（D）"), "details_switch",
+    step_button(bar, tr("Brief boxes", "简略结点") if full
+                else tr("All details", "完整结点"), "details_switch",
                 ":material/short_text:" if full else ":material/notes:", compact,
                 on_click=_flip, args=("details", "full", "brief", full), shortcut="D")
 

@@ -1,0 +1,63 @@
+"""The documentation's screenshots (docs/screens/), taken as the audience
+sees the app: headless Chromium at 1280x720, presenter mode, in English and
+Chinese.  Run with ``make screens``; look at every picture before linking it.
+
+Not a test: it serves the app on a free local port (the browser tests'
+``serve``) and waits for the app's own signals before each picture."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from tests.browser.conftest import (APP_PATH, CHROMIUM, CHROMIUM_ARGS, REPO_ROOT, open_app,
+                                    serve, wait_for_drawn)
+
+SCREENS = REPO_ROOT / "docs" / "screens"
+#: (name, path): each taken in both languages, as NAME-LANG-1280x720.png.
+VIEWS = [
+    ("grow-loan-first", "/?data=loan&preset=ID3&step=0"),
+    ("grow-loan-middle", "/?data=loan&preset=ID3&step=1"),
+    ("grow-loan-last", "/?data=loan&preset=ID3&step=99"),
+    ("grow-wine-first", "/?data=wine&max_depth=4&step=0"),
+    ("grow-wine-middle", "/?data=wine&max_depth=4&step=3"),
+    ("grow-wine-last", "/?data=wine&max_depth=4&step=99"),
+    ("grow-penguins-c45-last", "/?data=penguins&preset=C4.5&step=99"),
+    ("grow-penguins-c45-whole", "/?data=penguins&preset=C4.5&step=99&tree_view=whole"),
+    ("grow-penguins-cart-last", "/?data=penguins&preset=CART&max_depth=none&step=99"),
+    ("compare-default", "/compare?data=wine&cmp_step=99"),
+    ("prune-default", "/prune?data=wine"),
+    ("prune-steps", "/prune?data=wine&prune_view=steps"),
+    ("prune-ebp", "/prune?data=penguins&preset=C4.5&prune_view=ebp"),
+]
+
+
+def take(views=VIEWS, languages=("en", "zh"), out: Path = SCREENS) -> list[Path]:
+    """Screenshots of ``views`` in ``languages``; returns the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    with serve(APP_PATH, "screens.log") as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            for name, path in views:
+                for lang in languages:
+                    page = browser.new_context(viewport={"width": 1280, "height": 720}
+                                               ).new_page()
+                    sep = "&" if "?" in path else "?"
+                    open_app(page, f"{url}{path}{sep}present=true&lang={lang}")
+                    wait_for_drawn(page)
+                    target = out / f"{name}-{lang}-1280x720.png"
+                    page.screenshot(path=str(target))
+                    page.context.close()
+                    written.append(target)
+                    print(target.relative_to(REPO_ROOT), flush=True)
+        finally:
+            browser.close()
+    return written
+
+
+if __name__ == "__main__":
+    wanted = set(sys.argv[1:])
+    take([v for v in VIEWS if not wanted or v[0] in wanted])
