@@ -2,8 +2,8 @@
 #
 #   make venv     create .venv and install runtime deps (requirements.txt)
 #   make run      start the Streamlit app
-#   make test     install test deps + chromium + weka, run the whole pytest suite
-#   make test-fast the quick tier: engine, views and tables (no app, browser or Weka)
+#   make test     install test deps + chromium + graphviz + weka + redis-server, run the whole pytest suite
+#   make test-fast the quick tier: engine, views, tables and rooms (no app, browser or Weka)
 #   make bench    run bench/bench.py (its uploads table drives chromium)
 #   make loadtest a class on one link: bench/classroom.py (about 8 min, not in make test)
 #   make clean    remove the venv, caches and test artifacts
@@ -22,7 +22,7 @@ CHROMIUM ?= /usr/bin/chromium
 WEKA_JAR ?= /usr/share/java/weka.jar
 PYTEST_ARGS ?=
 
-.PHONY: venv install install-test chromium graphviz weka run test test-fast bench loadtest screens clean
+.PHONY: venv install install-test chromium graphviz weka redis-server run test test-fast bench loadtest screens clean
 
 venv install: $(RUNTIME_STAMP)
 
@@ -79,18 +79,33 @@ weka:
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y weka default-jdk-headless; \
 	fi
 
+# The room tests (tests/room) start a real redis-server of their own on
+# 127.0.0.1 and a free port: the store that several app processes share.
+# Install Debian's redis-server only when it is missing; use sudo only when
+# not root.
+redis-server:
+	@if command -v redis-server >/dev/null; then \
+	  echo "redis-server: $$(command -v redis-server)"; \
+	else \
+	  if [ "$$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  set -e; \
+	  $$SUDO apt-get update; \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y redis-server; \
+	fi
+
 run: $(RUNTIME_STAMP)
 	$(BIN)/streamlit run app.py --browser.gatherUsageStats false
 
-test: $(TEST_STAMP) chromium graphviz weka
+test: $(TEST_STAMP) chromium graphviz weka redis-server
 	$(BIN)/python -m pytest tests $(PYTEST_ARGS)
 
-# The quick tier, for a change to the engine, the views or the tables: no
-# Streamlit app, no browser, no Weka (tests/app, tests/browser and the tests
-# marked weka are the whole suite's), and 20 examples per property (100 in
-# the whole suite).
+# The quick tier, for a change to the engine, the views, the tables or the
+# rooms: no Streamlit app, no browser, no Weka (tests/app, tests/browser and
+# the tests marked weka are the whole suite's), and 20 examples per property
+# (100 in the whole suite).  The Redis room tests run where redis-server is
+# installed (make redis-server) and are skipped elsewhere.
 test-fast: $(TEST_STAMP)
-	$(BIN)/python -m pytest tests/engine tests/views tests/tables tests/project -m "not weka" \
+	$(BIN)/python -m pytest tests/engine tests/views tests/tables tests/project tests/room -m "not weka" \
 	  --hypothesis-profile=quick $(PYTEST_ARGS)
 
 # The docs' screenshots (docs/screens/), presenter mode at 1280x720, en and zh.
