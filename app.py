@@ -13,11 +13,13 @@ import streamlit as st
 
 from pages.runtime.janitor import freeze_imports_once
 from pages.state.session import LANGUAGES, presenting, tr
+from pages.panels.room_bar import room_bar
+from pages.state.room_session import follow_presenter, joined, push_view
 from pages.state.tables_state import current_table
 from pages.state.url_state import restore_view_from_url, url_warning, write_view_to_url
 
 st.set_page_config(page_title="dtree: watch a decision tree learn", page_icon="🌳",
-                   layout="wide", initial_sidebar_state="expanded")
+                   layout="wide", initial_sidebar_state="auto")  # (collapsed on a phone)
 
 # Constant CSS, no user text.  Streamlit's own CSS shrinks the text inside
 # Graphviz SVGs; give the DOT font sizes back so the tree is readable from the
@@ -38,6 +40,7 @@ st.html("""<style>
 restore_view_from_url()  # a prepared link: its dataset, parameters and view
 current_table()  # a built-in dataset is loaded before any page runs
 st.session_state["_framed"] = True  # see pages.state.session.require_frame
+follow_to = follow_presenter()  # a student in a class room: the presenter's view
 
 # The language lives in the URL (?lang=zh) and in st.session_state["lang"];
 # synced by hand so that a hand-written link with ?lang=zh or ?lang=en works.
@@ -135,8 +138,14 @@ pages = [
             url_path="prune"),
     st.Page("pages/learn.py", title=tr("Learn", "原理"), icon=":material/school:",
             url_path="learn"),
+    st.Page("pages/join.py", title=tr("Join a class", "加入课堂"), icon=":material/groups:",
+            url_path="join"),
 ]
 chosen = st.navigation(pages)
+if follow_to is not None and follow_to != chosen.url_path:
+    st.switch_page(next((p for p in pages if p.url_path == follow_to), pages[1]))
+if joined():
+    room_bar()
 # a prepared link that named an unknown dataset or had values that do not
 # parse: say so on whatever page it opened (until another page is opened)
 warning = url_warning(chosen.url_path)
@@ -146,6 +155,7 @@ try:
     chosen.run()
 finally:  # also when a page stops early (st.stop) on a message
     write_view_to_url()
+    push_view(chosen.url_path)  # a presenter's room follows its view
     # Once per process, after the first page has imported what it needs:
     # gc.freeze() (see pages/runtime/janitor.py and .streamlit/config.toml
     # [runner] postScriptGC for the measurements).

@@ -18,7 +18,8 @@ from pages.state.tables_state import current_setup, current_table, table_title
 from pages.state import imported
 from pages.state.url_state import write_view_to_url
 from pages.panels.grow_panels import panels_view
-from pages.panels import tree_view
+from pages.panels import tree_view, vote_panel
+from pages.state.room_session import hosting, push_view
 from pages.runtime.prefetch import prefetch_for_this_session
 
 SPEEDS = {"slow (2 s)": 2.0, "medium (1 s)": 1.0, "fast (0.5 s)": 0.5}
@@ -110,10 +111,13 @@ playing = bool(state.get("playing", False)) and n_steps > 0
 speed = SPEEDS.get(state.get("speed"), 1.0)
 
 
-@st.fragment(run_every=speed if playing else None)
+hosting_room = hosting() is not None  # (a class vote's tally is read every second)
+
+
+@st.fragment(run_every=speed if playing else 1.0 if hosting_room else None)
 def stepper():
-    if state.get("playing", False) != playing:  # Play/Pause changes run_every
-        st.rerun()
+    if state.get("playing", False) != playing or (hosting() is not None) != hosting_room:
+        st.rerun()  # Play/Pause, or a room opened, changes run_every
     if playing and time.monotonic() - state.get("last_tick", 0.0) >= 0.8 * speed:
         state["last_tick"] = time.monotonic()
         if shown_step() < n_steps:
@@ -137,10 +141,16 @@ def stepper():
     if present:
         with st.container(key="narration"):
             narrate(step, title=heading_short)
-    with st.container(key="tree_box"):
+    room = vote_panel.open_room_vote(step)
+    where = st.columns([0.62, 0.38]) if room else [st.container()]
+    with where[0].container(key="tree_box"):
         st.graphviz_chart(dot, width="content")
+    if room:
+        with where[1].container(key="vote_panel"):
+            vote_panel.panel(fit, room)
     tree_view.listen(fit, step, info)
     write_view_to_url()  # (a click in this fragment reruns it alone, not app.py)
+    push_view("")  # (and a presenter's room follows it)
     if info["folded"] and not present:  # (presenter mode: the keys legend says W)
         st.caption(narration.folded_caption(len(info["folded"]), info["auto_folded"], lang()))
     if edges:
@@ -183,6 +193,7 @@ def step_bar(step, compact=False):
                 ":material/pause:" if playing else ":material/play_arrow:", compact,
                 on_click=toggle_play, disabled=n_steps == 0, shortcut="P")
     tree_view.view_buttons(bar, compact)
+    vote_panel.vote_button(bar, compact, fit, step, n_steps)
     names = {v: tr(v, SPEEDS_ZH[v]) for v in SPEEDS}
     if compact:  # just the interval
         names = {v: tr(f"every {t:g} s", f"每 {t:g} 秒") for v, t in SPEEDS.items()}
@@ -199,8 +210,8 @@ def step_bar(step, compact=False):
     if compact:
         bar.markdown(tr(f"**step {step} / {n_steps}**", f"**第 {step} / {n_steps} 步**"),
                      width="content")
-        keys_legend(tr("P play/pause · W whole tree · D details · + − zoom",
-                       "P 播放/暂停 · W 整棵树 · D 细节 · + − 缩放"))
+        keys_legend(tr("P play/pause · W whole tree · D details · + − zoom · V vote · A answer",
+                       "P 播放/暂停 · W 整棵树 · D 细节 · + − 缩放 · V 投票 · A 揭晓"))
 
 
 def colour_legend():

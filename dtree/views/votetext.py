@@ -1,0 +1,148 @@
+"""A class vote on the next split: what the vote offers, what the reveal
+shows, and its words in English and Chinese.
+
+The vote asks "which feature will node #n split on?" about the node the
+tree splits next.  Its options are the features (a numeric one with a few
+ranges of the node's own values for its threshold); the reveal puts the
+votes next to the node's real ranking, its candidate table (gain, or gain
+ratio under C4.5), and marks the winner.  No Streamlit: the pages draw it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from .vocabulary import t
+
+#: At most this many features are offered (a phone's list stays short).
+MAX_FEATURES = 64
+
+
+class VoteSpec(NamedTuple):
+    """What a vote on one node offers."""
+
+    node: int  # the node id voted on
+    step: int  # the step at which it is split next
+    options: tuple  # feature names, in the table's order
+    numeric: tuple  # the numeric ones among them
+    counts: tuple  # the node's class counts (regression: its size)
+
+
+def next_node(model, step: int) -> int | None:
+    """The id of the node split by step ``step + 1`` (None at the last step)."""
+    steps = model.steps_
+    return int(steps[step].node) if step < len(steps) else None
+
+
+def vote_spec(model, step: int) -> VoteSpec | None:
+    """The vote on the node the tree splits after ``step`` (None when the
+    tree is grown)."""
+    node = next_node(model, step)
+    if node is None:
+        return None
+    tree = model.tree_at(step)
+    index = int(np.flatnonzero(tree.node_ids == node)[0])
+    names = [str(n) for n in model.feature_names_][:MAX_FEATURES]
+    categorical = list(model.is_categorical_)[:MAX_FEATURES]
+    value = tree.value[index, 0] * tree.weighted_n_node_samples[index]
+    counts = tuple(float(v) for v in value) if hasattr(model, "classes_") else (
+        float(tree.weighted_n_node_samples[index]),)
+    return VoteSpec(node, step, tuple(names),
+                    tuple(n for n, c in zip(names, categorical) if not c), counts)
+
+
+def node_values(model, step: int, X_encoded, feature: str):
+    """The known values of ``feature`` among the training rows (encoded as
+    the tree reads them, ``X_encoded``) at the node split after ``step``."""
+    tree = model.tree_at(step)
+    node = next_node(model, step)
+    index = int(np.flatnonzero(tree.node_ids == node)[0])
+    rows = tree.apply(X_encoded) == index
+    column = list(model.feature_names_).index(feature)
+    values = np.asarray(X_encoded[rows, column], dtype=np.float32)
+    values = values[np.isfinite(values)]
+    # the float32 values as written (1.55, not 1.5500000119)
+    return values.astype(str).astype(np.float64)
+
+
+def ranking(model, node: int) -> list:
+    """[(feature, score)] of the node's candidate table, best first (the
+    tree's choice first among equal scores): the gain ratio under C4.5, else
+    the gain (impurity decrease)."""
+    table = model.candidates(node)
+    if table is None:
+        return []
+    column = "gain_ratio" if model.criterion_ == "gain_ratio" else "gain"
+    chosen = winner(model, node)
+    best = table.sort_values(column, ascending=False, kind="stable").drop_duplicates("feature")
+    pairs = [(str(f), float(s)) for f, s in zip(best["feature"], best[column])]
+    # the tree's choice first among equal scores (so the first is the winner)
+    return sorted(pairs, key=lambda pair: (-pair[1], pair[0] != chosen))
+
+
+def score_name(model, lang: str = "en") -> str:
+    if model.criterion_ == "gain_ratio":
+        return t(lang, "gain ratio", "信息增益比")
+    return t(lang, "gain", "增益")
+
+
+def reveal_table(model, node: int, tally: dict, lang: str = "en") -> pd.DataFrame:
+    """The ranking next to the votes: one row per feature, best first, the
+    tree's choice marked."""
+    ranked = ranking(model, node)
+    chosen = int(model.growth_tree_.feature[node]) if node < len(
+        model.growth_tree_.feature) else -1
+    winner = str(model.feature_names_[chosen]) if chosen >= 0 else None
+    total = sum(tally.values()) or 1
+    rows = []
+    for feature, score in ranked:
+        votes = int(tally.get(feature, 0))
+        rows.append({
+            t(lang, "feature", "特征"): ("✓ " if feature == winner else "") + feature,
+            score_name(model, lang): round(score, 4),
+            t(lang, "votes", "票数"): votes,
+            t(lang, "share of votes", "得票率"): f"{100 * votes / total:.0f}%",
+        })
+    return pd.DataFrame(rows)
+
+
+def winner(model, node: int) -> str | None:
+    """The feature the tree splits ``node`` on."""
+    feature = int(model.growth_tree_.feature[node])
+    return str(model.feature_names_[feature]) if feature >= 0 else None
+
+
+def question(node: int, lang: str = "en") -> str:
+    return t(lang, f"Which feature will node #{node} split on?",
+             f"结点 #{node} 将按哪个特征划分？")
+
+
+def counts_line(model, spec: VoteSpec, lang: str = "en") -> str:
+    """The node's rows in one line: its class counts, or its size."""
+    if hasattr(model, "classes_"):
+        parts = [f"{c}: {_number(n)}" for c, n in zip(model.classes_, spec.counts)]
+        return t(lang, "Rows at the node — ", "该结点的样本 — ") + ", ".join(parts)
+    return t(lang, f"{_number(spec.counts[0])} rows at the node",
+             f"该结点有 {_number(spec.counts[0])} 个样本")
+
+
+def _number(x: float) -> str:
+    return f"{x:.0f}" if float(x).is_integer() else f"{x:.1f}"
+
+
+def tally_line(tally: dict, lang: str = "en") -> str:
+    n = sum(tally.values())
+    return t(lang, f"{n} vote{'s' if n != 1 else ''}", f"{n} 票")
+
+
+def verdict(voted: str | None, chosen: str | None, lang: str = "en") -> str:
+    """What a student reads after the reveal."""
+    if voted is None:
+        return t(lang, f"The tree chose {chosen}.", f"决策树选择了 {chosen}。")
+    if voted == chosen:
+        return t(lang, f"Right: the tree chose {chosen}.", f"答对了：决策树选择了 {chosen}。")
+    return t(lang, f"The tree chose {chosen}; you voted {voted}.",
+             f"决策树选择了 {chosen}；你投的是 {voted}。")

@@ -1,0 +1,117 @@
+"""The presenter's class vote on the Grow page: open a room and a vote on
+the node about to split (V), show the room's code, link and QR code with
+the live tally, reveal the votes next to the node's real ranking (A, the answer).
+
+Only this session holds the room's secret; every change goes through the
+store, which checks it.  The words and numbers are in
+dtree.views.votetext; the store in pages/room/.
+"""
+
+from __future__ import annotations
+
+import io
+from urllib.parse import urlsplit
+
+import segno
+import streamlit as st
+
+from dtree.views import votetext
+from dtree.views.links import md
+from pages.room.ranges import threshold_ranges
+from pages.room.store import RoomError
+from pages.state import room_session
+from pages.state.session import lang, step_button, tr
+
+
+def room_link(code: str) -> str:
+    """The students' link: this server's address (as the presenter's browser
+    reached it) with /join?room=CODE."""
+    url = urlsplit(st.context.url or "http://localhost:8501/")
+    return f"{url.scheme}://{url.netloc}/join?room={code}"
+
+
+def open_vote(fit, step) -> None:
+    """(on_click) A room if there is none, and a vote on the node split
+    after ``step``."""
+    spec = votetext.vote_spec(fit.model, step)
+    if spec is None:
+        st.session_state["_vote_problem"] = "grown"
+        return
+    code = room_session.open_room("")
+    host = room_session.hosting()
+    ranges = {}
+    for feature in spec.numeric:
+        values = votetext.node_values(fit.model, step, fit.X_train_encoded, feature)
+        labels = threshold_ranges(values)
+        if labels:
+            ranges[feature] = tuple(labels)
+    try:
+        room_session.store().open_vote(code, host["secret"], node=spec.node, step=step,
+                                       options=spec.options, ranges=ranges)
+    except RoomError as error:
+        st.session_state["_vote_problem"] = error.code
+
+
+def reveal(fit) -> None:
+    """(on_click) Put the votes next to the ranking."""
+    host = room_session.hosting()
+    room = room_session.store().get(host["code"]) if host else None
+    if room is None or room.vote is None:
+        return
+    ranked = tuple(votetext.ranking(fit.model, room.vote.node))
+    try:
+        room_session.store().reveal(host["code"], host["secret"], ranked)
+    except RoomError as error:
+        st.session_state["_vote_problem"] = error.code
+
+
+def vote_button(bar, compact, fit, step, n_steps) -> None:
+    """The stepping bar's Class vote button (V); not for a student in a room."""
+    if room_session.joined() is not None:
+        return
+    step_button(bar, tr("Class vote", "课堂投票"), "class_vote", ":material/how_to_vote:",
+                compact, on_click=open_vote, args=(fit, step), shortcut="V",
+                disabled=step >= n_steps)
+
+
+def open_room_vote(step):
+    """The room and its vote when a vote is open on this step, else None."""
+    host = room_session.hosting()
+    if host is None:
+        return None
+    room = room_session.store().get(host["code"])
+    if room is None or room.vote is None or room.vote.closed or room.vote.step != step:
+        return None
+    return room
+
+
+def qr_svg(link: str) -> str:
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="svg", scale=5, border=2)
+    return out.getvalue().decode()
+
+
+def panel(fit, room) -> None:
+    """The code, the link, the QR code, the tally or the reveal."""
+    vote, code = room.vote, room.code
+    link = room_link(code)
+    st.markdown(f"### {tr('Room', '课堂')} `{code}`")
+    st.markdown(f"**{votetext.question(vote.node, lang())}**")
+    top = st.columns([1, 1], vertical_alignment="center")
+    top[0].image(qr_svg(link), width=150)
+    top[1].code(link, language=None, wrap_lines=True)
+    tally = vote.tally()
+    if vote.revealed:
+        st.dataframe(votetext.reveal_table(fit.model, vote.node, tally, lang()),
+                     hide_index=True, width="stretch")
+        st.caption(tr("Next step (→) makes the split.", "下一步（→）执行这次划分。"))
+    else:
+        total = max(sum(tally.values()), 1)
+        for feature, n in sorted(tally.items(), key=lambda kv: -kv[1]):
+            st.progress(n / total, text=f"{md(feature)} · {n}")
+        st.caption(votetext.tally_line(tally, lang()))
+        st.button(tr("Reveal", "揭晓"), key="vote_reveal", icon=":material/visibility:",
+                  on_click=reveal, args=(fit,), shortcut="A", type="primary")
+    problem = st.session_state.pop("_vote_problem", None)
+    if problem:
+        st.warning(tr(f"The vote could not change ({problem}).", f"投票无法更改（{problem}）。"))

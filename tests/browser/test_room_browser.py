@@ -1,0 +1,98 @@
+"""A class vote in real Chromium: the presenter (1280x720, presenter mode)
+opens a vote with V; students on phones (360x740, in English and Chinese)
+open the room's link, vote and change a vote; the projector's tally counts
+them; A reveals the ranking; the students read the verdict and follow the
+presenter's next step.  A student's page offers no presenter control.
+Screenshots go to tests/browser/artifacts/room/."""
+
+import re
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS, open_app, wait_for_app, wait_for_drawn
+
+SHOTS = ARTIFACTS / "room"
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def shots_folder():
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+
+def press(page, key):
+    page.mouse.click(3, 3)
+    page.keyboard.press(key)
+
+
+def vote(student, option):
+    card = student.locator(".st-key-vote_card")
+    card.locator('[data-testid="stRadio"] label').filter(has_text=option).first.click()
+    student.locator(".st-key-vote_send button").click()
+    student.wait_for_function(f"""() => {{
+      const c = document.querySelector('.st-key-vote_card');
+      return c && c.innerText.includes({option!r}) && /(Your vote|你的投票)/.test(c.innerText);
+    }}""")
+
+
+def test_a_class_votes_on_the_next_split_sees_the_reveal_and_follows(browser, app_url):
+    presenter = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    students = [browser.new_context(viewport=PHONE).new_page() for _ in range(3)]
+    try:
+        open_app(presenter, f"{app_url}/?data=iris&preset=CART&present=true&step=0")
+        wait_for_drawn(presenter)
+        press(presenter, "v")
+        presenter.wait_for_function("""() => {
+          const p = document.querySelector('.st-key-vote_panel');
+          return p && p.innerText.includes('/join?room=') && p.querySelector('img');
+        }""")
+        wait_for_app(presenter)
+        text = presenter.locator(".st-key-vote_panel").inner_text()
+        code = re.search(r"\b([A-Z2-9]{6})\b", text).group(1)
+        link = re.search(r"(http://\S+/join\?room=" + code + ")", text).group(1)
+        assert link.startswith(app_url)
+        presenter.screenshot(path=str(SHOTS / "presenter-vote-en.png"))
+
+        for student, lang in zip(students, ["en", "en", "zh"]):
+            open_app(student, f"{link}&lang={lang}")
+            student.locator(".st-key-vote_card").wait_for()
+            wait_for_app(student)
+            # a student has no presenter control
+            assert student.locator(".st-key-class_vote").count() == 0
+            assert student.locator(".st-key-vote_reveal").count() == 0
+        students[2].screenshot(path=str(SHOTS / "student-vote-zh.png"))
+        vote(students[0], "petal length (cm)")
+        vote(students[1], "sepal width (cm)")
+        vote(students[2], "petal width (cm)")
+        vote(students[1], "petal length (cm)")  # changed before the reveal
+        students[0].screenshot(path=str(SHOTS / "student-voted-en.png"))
+
+        presenter.wait_for_function("""() => {
+          const p = document.querySelector('.st-key-vote_panel');
+          return p && /\\b3 votes\\b/.test(p.innerText) && /petal length \\(cm\\) · 2/.test(p.innerText);
+        }""")
+        press(presenter, "a")
+        presenter.wait_for_function("""() => {
+          const p = document.querySelector('.st-key-vote_panel');
+          return p && p.querySelector('[data-testid="stDataFrame"]');
+        }""")
+        presenter.screenshot(path=str(SHOTS / "presenter-reveal-en.png"))
+        for student in students:
+            student.wait_for_function("""() => {
+              const c = document.querySelector('.st-key-vote_card');
+              return c && /(The tree chose|Right:|决策树选择了|答对了)/.test(c.innerText);
+            }""")
+        students[2].screenshot(path=str(SHOTS / "student-reveal-zh.png"))
+
+        press(presenter, "ArrowRight")
+        presenter.wait_for_function("() => /[?&]step=1\\b/.test(location.search)")
+        for student in students:  # the followers take the presenter's step
+            student.wait_for_function("() => /[?&]step=1\\b/.test(location.search)")
+            wait_for_drawn(student)
+            student.wait_for_function(
+                "() => document.querySelectorAll('[data-testid=\"stGraphVizChart\"] g.node')"
+                ".length === 3")
+        students[0].screenshot(path=str(SHOTS / "student-follows-en.png"))
+    finally:
+        for page in [presenter, *students]:
+            page.context.close()
