@@ -146,3 +146,20 @@ def verdict(voted: str | None, chosen: str | None, lang: str = "en") -> str:
         return t(lang, f"Right: the tree chose {chosen}.", f"答对了：决策树选择了 {chosen}。")
     return t(lang, f"The tree chose {chosen}; you voted {voted}.",
              f"决策树选择了 {chosen}；你投的是 {voted}。")
+
+
+#: The class room's refusals in Chinese, by their code (their English is
+#: the room's own: pages/room/checks.py).
+REFUSALS_ZH = {
+    "no_room": "没有这个代码的课堂（可能已过期或关闭）",
+    "not_presenter": "只有课堂的讲者可以这样做",
+    "no_vote": "这个课堂没有投票",
+    "vote_closed": "投票已关闭或已揭晓",
+    "bad_ballot": "所投的选项不在本次投票之中",
+    "bad_voter": "投票者标识无效",
+    "bad_vote": "投票需要一个结点、一个步骤、1 到 64 个不同的特征及其范围",
+    "bad_ranking": "排名应为（特征，得分）对的列表",
+    "bad_view": "视图应为一个小的字符串字典",
+    "full": "课堂已满",
+    "unavailable": "课堂存储没有响应",
+}

@@ -98,4 +98,4 @@ def vote_card(room, code, voter) -> None:
                           f"你的投票：{md(said)}（揭晓前可以修改）"))
         error = state.pop("_vote_error", None)
         if error:
-            st.warning(tr(f"The vote was not taken ({error}).", f"投票未被接受（{error}）。"))
+            st.warning(tr("The vote was not taken: ", "投票未被接受：") + room_session.refusal(error))

@@ -34,8 +34,7 @@ def open_vote(fit, step) -> None:
     """(on_click) A room if there is none, and a vote on the node split
     after ``step``."""
     spec = votetext.vote_spec(fit.model, step)
-    if spec is None:
-        st.session_state["_vote_problem"] = "grown"
+    if spec is None:  # (the button is disabled once the tree is grown)
         return
     code = room_session.open_room("")
     host = room_session.hosting()
@@ -114,4 +113,5 @@ def panel(fit, room) -> None:
                   on_click=reveal, args=(fit,), shortcut="A", type="primary")
     problem = st.session_state.pop("_vote_problem", None)
     if problem:
-        st.warning(tr(f"The vote could not change ({problem}).", f"投票无法更改（{problem}）。"))
+        st.warning(tr("The vote could not change: ", "投票无法更改：")
+                   + room_session.refusal(problem))

@@ -19,8 +19,11 @@ import streamlit as st
 
 from dtree.tables.io import BUILTIN, find_builtin
 from dtree.views import links
+from dtree.views.votetext import REFUSALS_ZH
+from pages.room.checks import REFUSALS
 from pages.room.store import RoomError, store_from_setting
 from pages.state.tables_state import builtin_table
+from pages.state.session import tr
 from pages.state.url_state import URL_STATE
 
 #: The steps of the stepping pages, bound to their sliders.
@@ -66,6 +69,7 @@ def open_room(page: str) -> str:
     host = hosting()
     if host is not None and store().get(host["code"]) is not None:
         return host["code"]
+    store().expire()  # (rooms idle for hours are dropped as new ones open)
     code, secret = store().create(current_view(page))
     st.session_state["room_host"] = {"code": code, "secret": secret}
     st.session_state["_room_pushed"] = None
@@ -158,3 +162,8 @@ def follow_presenter() -> str | None:
         return None
     st.session_state["_room_view"] = room.view
     return take_view(room.view)
+
+
+def refusal(code: str) -> str:
+    """A room's refusal (its RoomError code) in the interface language."""
+    return tr(REFUSALS.get(code, code), REFUSALS_ZH.get(code, code))

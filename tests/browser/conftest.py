@@ -126,10 +126,12 @@ def _tail(path: Path, n: int = 40) -> str:
 
 
 @contextlib.contextmanager
-def serve(script: Path, log_name: str = "streamlit.log") -> Iterator[str]:
+def serve(script: Path, log_name: str = "streamlit.log", env: dict | None = None
+          ) -> Iterator[str]:
     """Run ``streamlit run <script>`` from the repo root on a free port until
     the block ends; yield its base URL once ``/_stcore/health`` answers.  The
-    server's log goes to ``artifacts/<log_name>``."""
+    server's log goes to ``artifacts/<log_name>``; ``env`` adds settings to
+    its environment."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     log_path = ARTIFACTS / log_name
     port = _free_port()
@@ -142,7 +144,7 @@ def serve(script: Path, log_name: str = "streamlit.log") -> Iterator[str]:
         "--server.fileWatcherType", "none",
         "--browser.gatherUsageStats", "false",
     ]
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(
             cmd, cwd=REPO_ROOT, env=env, stdin=subprocess.DEVNULL,
