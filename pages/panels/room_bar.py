@@ -16,6 +16,7 @@ from dtree.views.links import md
 from pages.room.model import Ballot
 from pages.room.store import RoomError
 from pages.state import room_session
+from pages.state.current_tree import current_fit
 from pages.state.session import lang, tr
 
 #: How often a student's page looks at the room, in seconds.
@@ -70,6 +71,8 @@ def vote_card(room, code, voter) -> None:
     mine = vote.ballots.get(voter)
     with st.container(key="vote_card", border=True):
         st.markdown(f"**{votetext.question(vote.node, lang())}**")
+        if not vote.revealed:
+            node_rows(vote)
         if vote.revealed:
             chosen = vote.ranking[0][0] if vote.ranking else None
             st.success(md(votetext.verdict(mine.feature if mine else None, chosen, lang())))
@@ -99,3 +102,14 @@ def vote_card(room, code, voter) -> None:
         error = state.pop("_vote_error", None)
         if error:
             st.warning(tr("The vote was not taken: ", "投票未被接受：") + room_session.refusal(error))
+
+
+def node_rows(vote) -> None:
+    """The node's rows (its class counts), from this session's tree when it
+    is the presenter's (a follower's)."""
+    fit, _ = current_fit()
+    if fit is None:
+        return
+    spec = votetext.vote_spec(fit.model, vote.step)
+    if spec is not None and spec.node == vote.node:
+        st.caption(md(votetext.counts_line(fit.model, spec, lang())))

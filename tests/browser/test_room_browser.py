@@ -20,6 +20,12 @@ def shots_folder():
     SHOTS.mkdir(parents=True, exist_ok=True)
 
 
+def shoot(page, name):
+    """A screenshot with the room's bar at the top of the phone's screen."""
+    page.locator(".st-key-room_bar").evaluate("(el) => el.scrollIntoView({block: 'start'})")
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
 def press(page, key):
     page.mouse.click(3, 3)
     page.keyboard.press(key)
@@ -60,12 +66,12 @@ def test_a_class_votes_on_the_next_split_sees_the_reveal_and_follows(browser, ap
             # a student has no presenter control
             assert student.locator(".st-key-class_vote").count() == 0
             assert student.locator(".st-key-vote_reveal").count() == 0
-        students[2].screenshot(path=str(SHOTS / "student-vote-zh.png"))
+        shoot(students[2], "student-vote-zh")
         vote(students[0], "petal length (cm)")
         vote(students[1], "sepal width (cm)")
         vote(students[2], "petal width (cm)")
         vote(students[1], "petal length (cm)")  # changed before the reveal
-        students[0].screenshot(path=str(SHOTS / "student-voted-en.png"))
+        shoot(students[0], "student-voted-en")
 
         presenter.wait_for_function("""() => {
           const p = document.querySelector('.st-key-vote_panel');
@@ -82,7 +88,7 @@ def test_a_class_votes_on_the_next_split_sees_the_reveal_and_follows(browser, ap
               const c = document.querySelector('.st-key-vote_card');
               return c && /(The tree chose|Right:|决策树选择了|答对了)/.test(c.innerText);
             }""")
-        students[2].screenshot(path=str(SHOTS / "student-reveal-zh.png"))
+        shoot(students[2], "student-reveal-zh")
 
         press(presenter, "ArrowRight")
         presenter.wait_for_function("() => /[?&]step=1\\b/.test(location.search)")
@@ -92,7 +98,7 @@ def test_a_class_votes_on_the_next_split_sees_the_reveal_and_follows(browser, ap
             student.wait_for_function(
                 "() => document.querySelectorAll('[data-testid=\"stGraphVizChart\"] g.node')"
                 ".length === 3")
-        students[0].screenshot(path=str(SHOTS / "student-follows-en.png"))
+        shoot(students[0], "student-follows-en")
     finally:
         for page in [presenter, *students]:
             page.context.close()
