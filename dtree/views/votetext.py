@@ -69,18 +69,24 @@ def node_values(model, step: int, X_encoded, feature: str):
 
 
 def ranking(model, node: int) -> list:
-    """[(feature, score)] of the node's candidate table, best first (the
-    tree's choice first among equal scores): the gain ratio under C4.5, else
-    the gain (impurity decrease)."""
+    """[(feature, score)] of the node's candidate table (each feature's best
+    split), in the order the algorithm ranks them: the tree's choice first,
+    then the eligible ones (C4.5 weighs only splits with at least the
+    average gain) by score, then the others; the score is the gain ratio
+    under C4.5, else the gain (impurity decrease)."""
+    return [(feature, score) for feature, score, _ in _ranked(model, node)]
+
+
+def _ranked(model, node: int) -> list:
+    """[(feature, score, eligible)], as :func:`ranking` orders them."""
     table = model.candidates(node)
     if table is None:
         return []
     column = "gain_ratio" if model.criterion_ == "gain_ratio" else "gain"
-    chosen = winner(model, node)
-    best = table.sort_values(column, ascending=False, kind="stable").drop_duplicates("feature")
-    pairs = [(str(f), float(s)) for f, s in zip(best["feature"], best[column])]
-    # the tree's choice first among equal scores (so the first is the winner)
-    return sorted(pairs, key=lambda pair: (-pair[1], pair[0] != chosen))
+    best = (table.sort_values(["chosen", "eligible", column], ascending=False, kind="stable")
+            .drop_duplicates("feature"))
+    return [(str(f), float(s), bool(e)) for f, s, e in
+            zip(best["feature"], best[column], best["eligible"])]
 
 
 def score_name(model, lang: str = "en") -> str:
@@ -92,20 +98,21 @@ def score_name(model, lang: str = "en") -> str:
 def reveal_table(model, node: int, tally: dict, lang: str = "en") -> pd.DataFrame:
     """The ranking next to the votes: one row per feature, best first, the
     tree's choice marked."""
-    ranked = ranking(model, node)
-    chosen = int(model.growth_tree_.feature[node]) if node < len(
-        model.growth_tree_.feature) else -1
-    winner = str(model.feature_names_[chosen]) if chosen >= 0 else None
+    chosen = winner(model, node)
     total = sum(tally.values()) or 1
     rows = []
-    for feature, score in ranked:
+    for feature, score, eligible in _ranked(model, node):
         votes = int(tally.get(feature, 0))
-        rows.append({
-            t(lang, "feature", "特征"): ("✓ " if feature == winner else "") + feature,
+        row = {
+            t(lang, "feature", "特征"): ("✓ " if feature == chosen else "") + feature,
             score_name(model, lang): round(score, 4),
             t(lang, "votes", "票数"): votes,
             t(lang, "share of votes", "得票率"): f"{100 * votes / total:.0f}%",
-        })
+        }
+        if model.criterion_ == "gain_ratio":  # C4.5's rule, said where it bites
+            row[t(lang, "note", "说明")] = "" if eligible else t(
+                lang, "gain below average", "增益低于平均")
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
