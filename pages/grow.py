@@ -134,14 +134,14 @@ def stepper():
     size = viz.tree_font_size(model.tree_.n_leaves)
     edges = "samples" if state.get("edges") else None  # (the sidebar's edge widths)
     # presenter mode: drawn large, then scaled down to the window (app.py's CSS)
+    room = vote_panel.open_room_vote(step)  # (a vote beside the tree: it gets 62%)
     dot, info = step_dot(fit, step, rankdir=tree_direction(),
                          fontsize=PRESENTER_FONT if present else size,
                          path=prediction_path(step), lang=lang(), compact=present,
-                         edge_width=edges, **tree_view.options())
+                         edge_width=edges, **tree_view.options(0.62 if room else 1.0))
     if present:
         with st.container(key="narration"):
             narrate(step, title=heading_short)
-    room = vote_panel.open_room_vote(step)
     where = st.columns([0.62, 0.38]) if room else [st.container()]
     with where[0].container(key="tree_box"):
         st.graphviz_chart(dot, width="content")

@@ -13,6 +13,7 @@ from functools import partial
 
 import streamlit as st
 
+from dtree.views.focus import PRESENTER_WINDOW
 from pages.state.session import presenting, step_button, tr
 
 #: The script (constant, no user text).  One listener each for clicks and
@@ -75,10 +76,12 @@ def detailed() -> bool:
     return st.session_state.get("details", "brief" if presenting() else "full") == "full"
 
 
-def options() -> dict:
-    """The tree view's keyword arguments for ``step_dot``."""
+def options(share: float = 1.0) -> dict:
+    """The tree view's keyword arguments for ``step_dot`` (``share``: the
+    part of the window's width the tree has)."""
     state = st.session_state
-    return {"focus": focused(), "details": detailed(),
+    width, height = PRESENTER_WINDOW
+    return {"focus": focused(), "details": detailed(), "window": (width * share, height),
             "folded": tuple(state.get("fold", ())), "opened": tuple(state.get("unfold", ()))}
 
 

@@ -17,7 +17,7 @@ import streamlit as st
 
 from dtree.views import votetext
 from dtree.views.links import md
-from pages.room.ranges import threshold_ranges
+from pages.room.ranges import range_of, threshold_ranges
 from pages.room.store import RoomError
 from pages.state import room_session
 from pages.state.session import lang, step_button, tr
@@ -96,13 +96,15 @@ def panel(fit, room) -> None:
     link = room_link(code)
     st.markdown(f"### {tr('Room', '课堂')} `{code}`")
     st.markdown(f"**{votetext.question(vote.node, lang())}**")
-    top = st.columns([1, 1], vertical_alignment="center")
-    top[0].image(qr_svg(link), width=150)
-    top[1].code(link, language=None, wrap_lines=True)
+    if not vote.revealed:  # (after the reveal the table takes the room)
+        top = st.columns([1, 1], vertical_alignment="center")
+        top[0].image(qr_svg(link), width=150)
+        top[1].code(link, language=None, wrap_lines=True)
     tally = vote.tally()
     if vote.revealed:
         st.dataframe(votetext.reveal_table(fit.model, vote.node, tally, lang()),
                      hide_index=True, width="stretch")
+        threshold_caption(fit, vote)
         st.caption(tr("Next step (→) makes the split.", "下一步（→）执行这次划分。"))
     else:
         total = max(sum(tally.values()), 1)
@@ -115,3 +117,23 @@ def panel(fit, room) -> None:
     if problem:
         st.warning(tr("The vote could not change: ", "投票无法更改：")
                    + room_session.refusal(problem))
+
+
+def threshold_caption(fit, vote) -> None:
+    """Where the tree's threshold lies among the ranges offered for the
+    winning feature, and how many students picked that range."""
+    chosen = votetext.winner(fit.model, vote.node)
+    if chosen not in vote.ranges:
+        return
+    picks = vote.range_tally(chosen)
+    threshold = float(fit.model.growth_tree_.threshold[vote.node])
+    values = fit.view(("vote_values", vote.step, chosen), lambda: votetext.node_values(
+        fit.model, vote.step, fit.X_train_encoded, chosen))
+    where = range_of(threshold, values)
+    if where is None:
+        return
+    right, ranged = picks.get(where, 0), sum(picks.values())
+    st.caption(tr(f"Threshold {threshold:.4g}: in the range {md(where)}, "
+                  f"picked by {right} of the {ranged} who chose a range.",
+                  f"阈值 {threshold:.4g} 落在范围 {md(where)} 中；"
+                  f"选择了范围的 {ranged} 人中有 {right} 人选对。"))

@@ -31,9 +31,15 @@ def press(page, key):
     page.keyboard.press(key)
 
 
-def vote(student, option):
+def vote(student, option, threshold=None):
     card = student.locator(".st-key-vote_card")
     card.locator('[data-testid="stRadio"] label').filter(has_text=option).first.click()
+    if threshold is not None:  # the ranges of the feature's threshold appear
+        ranges = student.locator(".st-key-vote_range label").filter(has_text=threshold)
+        ranges.first.click()
+        student.wait_for_function(f"""() => [...document.querySelectorAll(
+            '.st-key-vote_range input')].some((i) => i.checked
+            && i.closest('label').innerText.includes({threshold!r}))""")
     student.locator(".st-key-vote_send button").click()
     student.wait_for_function(f"""() => {{
       const c = document.querySelector('.st-key-vote_card');
@@ -67,7 +73,7 @@ def test_a_class_votes_on_the_next_split_sees_the_reveal_and_follows(browser, ap
             assert student.locator(".st-key-class_vote").count() == 0
             assert student.locator(".st-key-vote_reveal").count() == 0
         shoot(students[2], "student-vote-zh")
-        vote(students[0], "petal length (cm)")
+        vote(students[0], "petal length (cm)", threshold="1.55 – 4.35")
         vote(students[1], "sepal width (cm)")
         vote(students[2], "petal width (cm)")
         vote(students[1], "petal length (cm)")  # changed before the reveal
@@ -82,6 +88,8 @@ def test_a_class_votes_on_the_next_split_sees_the_reveal_and_follows(browser, ap
           const p = document.querySelector('.st-key-vote_panel');
           return p && p.querySelector('[data-testid="stDataFrame"]');
         }""")
+        presenter.wait_for_function("""() => document.querySelector('.st-key-vote_panel')
+            .innerText.includes('in the range 1.55 – 4.35, picked by 1 of the 1 who chose')""")
         presenter.screenshot(path=str(SHOTS / "presenter-reveal-en.png"))
         for student in students:
             student.wait_for_function("""() => {
