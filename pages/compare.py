@@ -13,6 +13,7 @@ from dtree.tables.prepare import setup_from_choices
 from dtree.tables.dataset import default_target
 from dtree.views.links import md
 from pages.panels import compare_panels as panels
+from pages.panels import tree_view
 from pages.panels.stepping import move, moves, step_buttons
 from pages.runtime.caches import fitted, prepared
 from pages.state.parameters import chosen_parameters
@@ -94,7 +95,7 @@ n_configs = top.segmented_control(
     bind="query-params", required=True,
     label_visibility="collapsed" if present else "visible")
 n_configs = int(n_configs or 2)
-per_row = n_configs  # presenter mode: the trees share the width, one row
+per_row = n_configs  # (presenter mode: compare.presenter_layout lays the trees out)
 if n_configs > 2 and not present:
     if int(state.get("cmp_row") or n_configs) > n_configs:
         state.pop("cmp_row", None)
@@ -103,7 +104,15 @@ if n_configs > 2 and not present:
         tr("Trees per row", "每行的树"), list(range(2, n_configs + 1)), default=2,
         key="cmp_row", bind="query-params", required=True,
         help=text(words.TEXTS, "per_row_help", lang())) or n_configs)
-heads = [knobs] * n_configs if present else st.columns(n_configs, gap="medium")
+places = narration = None  # presenter mode: each tree's place, its settings in its heading
+if present:
+    tree_view.view_buttons(knobs, present)  # W: the whole trees or folded; D: details
+    narration = st.container(key="narration")  # (filled below)
+    places = panels.presenter_cells(n_configs)
+    heads = [head.container(key=f"icon_only_cmp_pop{i + 1}", width="content")
+             for i, head in enumerate(places[1])]
+else:
+    heads = st.columns(n_configs, gap="medium")
 configs = []  # (column, label, profile or None, key)
 for i, col in enumerate(heads):
     with col:
@@ -123,7 +132,8 @@ for i, col in enumerate(heads):
             title.caption(words.params_caption(params, lang()))
         fit, error = fitted(table, setup, prep, preset, criterion, params)
         if error:
-            st.error(words.cannot_grow(md(said(error)), lang()), icon=":material/error:")
+            (places[0][i] if present else st).error(words.cannot_grow(md(said(error)), lang()),
+                                                     icon=":material/error:")
             configs.append((i, label, None, None))
             continue
         key = (table.key, setup, preset, criterion, tuple(sorted(params.items())))
@@ -162,7 +172,7 @@ if max_steps:
 if present:
     nav.markdown(tr(f"**step {step} / {max_steps}**", f"**第 {step} / {max_steps} 步**"),
                  width="content")
-    keys_legend()
+    keys_legend(tr("W whole trees · D details", "W 整棵树 · D 细节"))
 step = int(state.get("cmp_step", step)) if max_steps else 0
 
 
@@ -214,7 +224,6 @@ def offer_parting_trees():
 if len(ok) > 1:
     sentence = words.divergence_sentence(divergence, [p.model for p in profiles], labels,
                                          escape=md, lang=lang())
-    narration = st.container(key="narration") if present else None
     if present:
         narration.markdown(sentence)
     else:
@@ -226,5 +235,5 @@ if len(ok) > 1:
 
 
 # -- the trees and the charts -----------------------------------------------------------
-panels.trees(configs, step, divergence, n_configs, per_row, present)
+panels.trees(configs, step, divergence, n_configs, per_row, present, places)
 panels.charts(profiles, labels, step, classification, len(prep.y_test))

@@ -13,13 +13,13 @@ import streamlit as st
 
 from dtree.views import prunetext as words
 from dtree.views import pruneview as pv
-from dtree.views.prunetext import VIEWS, g_of
+from dtree.views.prunetext import VIEWS
 from dtree import ccp_holdout, ccp_prune
-from dtree.views.viz import MAX_DRAWN_NODES, NEXT_SPLIT
 from dtree.views.links import md
 from dtree.views.narration import stop_reason
 from pages.panels.prune_ebp import ebp_view
-from pages.panels.prune_panels import Pruning, draw, rep_pep_view, say, show_table, steps_view
+from pages.panels.prune_panels import Pruning, rep_pep_view, say, show_table, steps_view
+from pages.panels import prune_trees, tree_view
 from pages.state.current_tree import current_fit
 from pages.state.session import keys_legend, lang, presenting, require_frame, said, tr
 from pages.state.tables_state import current_setup, current_table
@@ -120,8 +120,11 @@ def alpha_buttons(labels, alpha_1se, alpha_min, alphas):
         buttons.button(tr("min CV", "最小 CV") if present else lowest, key="prune_use_min",
                        help=lowest if present else None,
                        on_click=set_alpha, args=(alpha_min,))
+    prune_trees.switch(buttons, present)  # one tree or two (G)
     if present:
-        keys_legend()
+        tree_view.view_buttons(buttons, present)  # folded or whole (W), details (D)
+        keys_legend(tr("G one tree or two · W whole trees · D details",
+                       "G 一棵树或两棵 · W 整棵树 · D 细节"))
     return buttons
 
 
@@ -180,30 +183,7 @@ def pruned_at(alpha, labels):
     highlight, weakest = words.alpha_marks(collapsed, table)
     (st.container(key="narration") if present else st).markdown(
         words.at_alpha_sentence(labels[alpha], k, pruned, tree0, lang()))
-    # a full tree too large to draw whole is drawn (cut at a depth) on request;
-    # until then, in presenter mode, the pruned tree takes most of the width
-    on_request = tree0.node_count > MAX_DRAWN_NODES
-    asked = state.get("prune_full_drawn", st.query_params.get("prune_full_drawn") == "true")
-    side_by_side = tree0.n_leaves <= 8 or present
-    if not side_by_side:
-        first, second = st.container(), st.container()
-    else:
-        first, second = st.columns([3, 1] if on_request and not asked else [1, 1])
-    with first:
-        (st.caption if present else st.markdown)(tr("**The pruned tree**", "**剪枝后的树**"))
-        draw(*pruning.dot(pruned, g_by_id=g_of(table), highlight=highlight),
-             box="tree_box_prune_a")
-    with second:
-        (st.caption if present else st.markdown)(tr(
-            "**The full tree, pruned branches greyed out**", "**完整的树（被剪掉的分支为灰色）**"))
-        if not on_request or st.toggle(
-                words.full_tree_toggle(tree0.node_count, lang(), short=present),
-                key="prune_full_drawn", bind="query-params",
-                help=words.full_tree_help(tree0.node_count, MAX_DRAWN_NODES, lang())):
-            draw(*pruning.greyed(seq.keep_mask(k), collapsed=collapsed, g_by_id=g_of(table),
-                                 highlight={n: c for n, c in highlight.items()
-                                            if c == NEXT_SPLIT}),
-                 box="tree_box_prune_b")
+    prune_trees.trees_at(pruning, k, pruned, table, collapsed, highlight)
     more = st.expander(tr("The numbers at this α", "这个 α 下的计算")) if present else st
     more.caption(say("alpha_caption"))
     with more if present else st.container():

@@ -22,6 +22,10 @@ Plain functions for the Compare page (no Streamlit):
   :func:`more_configs`, :func:`default_config`, :func:`criterion_options`
   and :func:`column_state` give each column's choices and starting values
   (the words are in :mod:`dtree.views.comparetext`);
+* :func:`presenter_layout` says where presenter mode draws two to four
+  trees and the window each one is folded to fit; :func:`parting_node`
+  names the node where they part in a tree at a step, which the folding
+  keeps drawn;
 * :func:`agreement_matrix` compares the trees' test predictions;
 * :func:`impurity_curves` evaluates the engine's impurity criteria for a
   two-class node over p;
@@ -43,6 +47,7 @@ import numpy as np
 from .vocabulary import missing_side, missing_split, t
 from .. import NUMERIC, OKABE_ITO, branch_labels, make_criterion
 from .explain import encode, score_path
+from .focus import above_tree_css, presenter_window
 from .viz import line_mode
 
 #: One colour per configuration (charts, column headers): blue, vermillion,
@@ -50,6 +55,15 @@ from .viz import line_mode
 CONFIG_COLOURS = (OKABE_ITO[4], OKABE_ITO[5], OKABE_ITO[2], OKABE_ITO[0])
 DIVERGENCE_COLOUR = OKABE_ITO[6]
 FONT_SIZE = 18
+#: Presenter mode at 1280x720, in rem (22 px): how far below the window's
+#: top the first row of trees starts (the step bar, the narration, a tree's
+#: heading), and how much more each further row starts below the row above
+#: (its heading).
+PRESENTER_ABOVE_REM = 8.75
+PRESENTER_ROW_REM = 2.85
+#: The gap between the trees side by side, in rem (Streamlit's "small"),
+#: and the margin kept under the last row, above the bottom strip.
+PRESENTER_GAP_REM, PRESENTER_UNDER_REM = 1.0, 0.4
 
 
 def _plain(text, n=40) -> str:
@@ -455,6 +469,48 @@ def highlight_dot(dot: str, node_index: int, colour: str = DIVERGENCE_COLOUR,
     end = dot.rstrip().rfind("}")
     extra = f'{int(node_index)} [color="{colour}", penwidth={penwidth}] ;\n'
     return dot[:end] + extra + dot[end:]
+
+
+def presenter_grid(n_trees: int) -> tuple[int, int]:
+    """(columns, rows) of presenter mode's trees: up to three side by side,
+    four in two rows of two (each tree then has half the height but twice
+    the width of a quarter of the screen, where a tree's levels fit)."""
+    if n_trees <= 3:
+        return max(n_trees, 1), 1
+    return 2, (n_trees + 1) // 2
+
+
+@dataclass(frozen=True)
+class PresenterLayout:
+    """Where presenter mode draws ``n`` trees: ``columns`` a row, ``rows``
+    rows; ``window``, each tree's box at 1280x720 in CSS pixels (for
+    folding, :func:`dtree.views.focus.focus_folds`); ``above_css``, app.py's
+    ``--dtree-above-tree`` for boxes that high."""
+
+    columns: int
+    rows: int
+    window: tuple
+    above_css: str
+
+
+def presenter_layout(n_trees: int) -> PresenterLayout:
+    """The :class:`PresenterLayout` of ``n_trees`` trees."""
+    columns, rows = presenter_grid(n_trees)
+    window = presenter_window(PRESENTER_ABOVE_REM, columns=columns, rows=rows,
+                              gap_rem=PRESENTER_GAP_REM, row_rem=PRESENTER_ROW_REM,
+                              under_rem=PRESENTER_UNDER_REM)
+    css = above_tree_css(PRESENTER_ABOVE_REM, rows, PRESENTER_ROW_REM, PRESENTER_UNDER_REM)
+    return PresenterLayout(columns, rows, window, css)
+
+
+def parting_node(tree, div):
+    """The id of the node where compared trees part (``div``, a
+    :class:`Divergence`) in ``tree`` (one of the trees at a step,
+    ``model.tree_at(k)``), or None if that tree does not reach it."""
+    if div is None:
+        return None
+    node = node_at(tree, div.path)
+    return None if node is None else int(tree.node_ids[node])
 
 
 # ---------------------------------------------------------------------------

@@ -177,6 +177,24 @@ def tree_caption(profile, k, lang="en") -> str:
     return out
 
 
+def tree_heading(label, profile, k, escape=str, lang="en") -> str:
+    """Presenter mode's one line above a tree at step ``k``: its label (the
+    column's, escaped), its test score (the training score when there is no
+    test set), leaves and depth; in that order, so that a narrow column,
+    which cuts the line short, keeps the score."""
+    tree = profile.tree(k)
+    _, train, test = profile.step_scores
+    metric = metric_name(hasattr(profile.model, "classes_"), lang)
+    tested = bool(np.isfinite(test[k]))
+    score = (t(lang, f"test {metric}", f"测试集{metric}") if tested else
+             t(lang, f"train {metric}", f"训练集{metric}"))
+    value = test[k] if tested else train[k]
+    leaves = t(lang, "1 leaf" if tree.n_leaves == 1 else f"{tree.n_leaves} leaves",
+               f"{tree.n_leaves} 个叶结点")
+    return (f"**{escape(label)}** · {score} **{value:.3f}** · {leaves} · "
+            + t(lang, "depth", "深度") + f" {tree.max_depth}")
+
+
 def depth_cut(levels, lang="en") -> str:
     return t(lang, f"Only the first {levels} levels are drawn.", f"只画出了前 {levels} 层。")
 

@@ -17,9 +17,44 @@ from typing import Callable, Iterable, NamedTuple
 
 from .fitting import text_px
 
+#: The presenter's screen in CSS pixels and app.py's sizes on it, in rem
+#: (22 px): the page's side padding, the bottom strip and the margin kept
+#: under a tree.
+SCREEN = (1280.0, 720.0)
+REM_PX = 22.0
+SIDE_REM, STRIP_REM, UNDER_REM = 1.0, 1.9, 1.4
+
+
+def presenter_window(above_rem: float = 6.8, *, columns: int = 1, rows: int = 1,
+                     gap_rem: float = 1.0, row_rem: float = 0.0,
+                     under_rem: float = UNDER_REM) -> tuple[float, float]:
+    """The box each tree is scaled into at 1280x720 (CSS pixels) when the
+    trees start ``above_rem`` below the window's top and are laid out in
+    ``rows`` rows of ``columns`` columns, ``gap_rem`` apart, each row after
+    the first starting ``row_rem`` below the tree above it (its heading),
+    the last ending ``under_rem`` above the bottom strip.
+    :func:`above_tree_css` gives the page's CSS the same height."""
+    width = (SCREEN[0] - 2 * SIDE_REM * REM_PX - (columns - 1) * gap_rem * REM_PX) / columns
+    height = (SCREEN[1] - (STRIP_REM + under_rem + above_rem) * REM_PX
+              - (rows - 1) * row_rem * REM_PX) / rows
+    return width, height
+
+
+def above_tree_css(above_rem: float, rows: int = 1, row_rem: float = 0.0,
+                   under_rem: float = UNDER_REM) -> str:
+    """The value of app.py's ``--dtree-above-tree`` that makes each of
+    ``rows`` rows of trees as high as :func:`presenter_window` says, on any
+    screen (constant CSS: numbers only).  app.py's CSS keeps a tree
+    :data:`UNDER_REM` above the strip; the value makes up the difference."""
+    rem = (above_rem + under_rem + (rows - 1) * row_rem) / rows - UNDER_REM
+    if rows <= 1:
+        return f"{rem:.3f}rem"
+    return (f"calc((100vh - var(--dtree-strip)) * {1 - 1 / rows:.4f} + {rem:.3f}rem)")
+
+
 #: The presenter's tree box at 1280x720, in CSS pixels (app.py's CSS: the
-#: window less the step bar, the narration and the bottom strip).
-PRESENTER_WINDOW = (1236.0, 498.0)
+#: window less the step bar, the narration and the bottom strip): (1236, 498).
+PRESENTER_WINDOW = presenter_window(6.8)
 #: The least text size aimed at, in CSS pixels: the readable 14 plus a
 #: margin for the estimate (:mod:`dtree.views.fitting`), which can be 10%
 #: short for Chinese boxes.

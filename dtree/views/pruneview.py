@@ -28,6 +28,7 @@ from .vocabulary import t
 from .. import OKABE_ITO, distinct_subtrees
 from .explain import SYMBOL, leaves_under
 from .fitting import fitting_direction
+from .focus import PRESENTER_WINDOW, above_tree_css, focus_folds, presenter_window
 from .viz import (FONT_SIZE, JUST_SPLIT, _layout, drawn_dot, line_mode,
                   tree_font_size)
 
@@ -42,6 +43,16 @@ CV_COLOUR = OKABE_ITO[5]
 TEST_COLOUR = OKABE_ITO[2]
 #: At most this many trees are labelled along the error chart's axes.
 MAX_TICKS = 20
+#: Presenter mode at 1280x720: how far below the window's top the
+#: cost-complexity view's trees start and the margin left under them above
+#: the bottom strip, in rem (22 px); ``CCP_ABOVE_CSS``, app.py's
+#: ``--dtree-above-tree`` for their boxes; the box of one tree drawn alone
+#: (``ONE_TREE_WINDOW``) or of each of two side by side, in CSS pixels.
+PRESENTER_ABOVE_REM, PRESENTER_UNDER_REM = 10.6, 0.6
+CCP_ABOVE_CSS = above_tree_css(PRESENTER_ABOVE_REM, under_rem=PRESENTER_UNDER_REM)
+ONE_TREE_WINDOW = presenter_window(PRESENTER_ABOVE_REM, under_rem=PRESENTER_UNDER_REM)
+TWO_TREES_WINDOW = presenter_window(PRESENTER_ABOVE_REM, columns=2,
+                                    under_rem=PRESENTER_UNDER_REM)
 
 
 # ---------------------------------------------------------------------------
@@ -124,16 +135,17 @@ def start_alpha(alphas, current=None, suggested=None, asked=None, labels=None):
     return start
 
 
-def tree_direction(choice, model, tree, fit_window=False, lang="en", **dot_options):
+def tree_direction(choice, model, tree, fit_window=False, lang="en", aspect=2.2,
+                   **dot_options):
     """"TB" or "LR" for the Grow page's layout ``choice`` ("auto", "top
     down", "left to right").  Auto: left to right for a tree with more than 8
     leaves, or with ``fit_window`` (presenter mode) the layout that draws
-    ``tree`` largest (:func:`viz.fitting_direction` of its DOT, drawn with
-    ``dot_options``)."""
+    ``tree`` largest in a window ``aspect`` times as wide as high
+    (:func:`viz.fitting_direction` of its DOT, drawn with ``dot_options``)."""
     if choice != "auto":
         return "LR" if choice == "left to right" else "TB"
     if fit_window:
-        return fitting_direction(tree_dot(model, tree, lang=lang, **dot_options)[0])
+        return fitting_direction(tree_dot(model, tree, lang=lang, **dot_options)[0], aspect)
     return "LR" if model.tree_.n_leaves > 8 else "TB"
 
 
@@ -142,14 +154,16 @@ def tree_direction(choice, model, tree, fit_window=False, lang="en", **dot_optio
 # ---------------------------------------------------------------------------
 
 def tree_dot(model, tree, *, g_by_id=None, highlight=None, lines_by_id=None, lang="en",
-             rankdir="TB", fontsize=None, compact=False):
+             rankdir="TB", fontsize=None, compact=False, **folding):
     """DOT of ``tree`` (a tree of ``model``: pruned, or a step of a sequence).
 
     ``g_by_id`` {node id: g(t)} adds a ``g(t) = ...`` line to internal
     nodes; ``highlight`` {node id: colour} outlines nodes; ``lines_by_id``
     {node id: [text]} adds lines.  Leaves that pruning made are marked
-    "(pruned)".  Returns (dot, info) with ``info["depth_cut"]`` the depth the
-    drawing stops at for a very large tree (else None).
+    "(pruned)".  ``folding``: brief boxes and subtrees folded to fit a
+    window (see :func:`drawn`).  Returns (dot, info) with
+    ``info["depth_cut"]`` the depth the drawing stops at for a very large
+    tree (else None) and ``info["folded"]`` the ids of the folded nodes.
     """
     index = {int(nid): i for i, nid in enumerate(tree.node_ids)}
     leaf = tree.is_leaf()
@@ -163,16 +177,36 @@ def tree_dot(model, tree, *, g_by_id=None, highlight=None, lines_by_id=None, lan
         if extra:
             lines[i] = extra
     marks = {index[nid]: colour for nid, colour in (highlight or {}).items() if nid in index}
-    return _export(model, tree, lines, marks, rankdir, fontsize, lang, compact)
+    return drawn(model, tree, lines, marks, rankdir, fontsize, lang, compact, **folding)
 
 
-def _export(model, tree, lines, marks, rankdir, fontsize, lang="en", compact=False):
-    """``compact``: boxes a line shorter, for a projector (viz.drawn_dot)."""
-    dot, cut = drawn_dot(
-        model, tree, highlight=marks, label_lines=lines, rankdir=rankdir, lang=lang,
-        fontsize=tree_font_size(model.tree_.n_leaves) if fontsize is None else fontsize,
-        compact=compact)
-    return dot, {"depth_cut": cut}
+def drawn(model, tree, lines, marks, rankdir, fontsize, lang="en", compact=False, *,
+          details=True, focus=False, window=PRESENTER_WINDOW, keep_open=(), keep_drawn=()):
+    """(dot, info) of ``tree`` as :func:`viz.drawn_dot` draws it, with the
+    node indices' extra ``lines`` and border colours ``marks``; ``compact``:
+    boxes a line shorter, for a projector.  ``details=False``: brief boxes
+    (the split or class, the class counts, and the extra lines).
+    ``focus``: subtrees folded into stubs, farthest from the nodes
+    ``keep_open`` (ids: drawn with their children) and ``keep_drawn`` (ids)
+    first, until the text is readable in ``window`` (CSS pixels;
+    :func:`dtree.views.focus.focus_folds`).  ``info``: the depth the
+    drawing is cut at (``"depth_cut"``) and the folded ids (``"folded"``)."""
+    fontsize = tree_font_size(model.tree_.n_leaves) if fontsize is None else fontsize
+
+    def dot_for(folded):
+        return drawn_dot(model, tree, highlight=marks, label_lines=lines, rankdir=rankdir,
+                         lang=lang, fontsize=fontsize, compact=compact, details=details,
+                         folded=sorted(folded))
+
+    folded = ()
+    if focus:
+        index = {int(nid): i for i, nid in enumerate(tree.node_ids)}
+        folded = focus_folds(tree, lambda f: dot_for(f)[0],
+                             keep_open=[index[n] for n in keep_open if n in index],
+                             keep_drawn=[index[n] for n in keep_drawn if n in index],
+                             window=window).folded
+    dot, cut = dot_for(folded)
+    return dot, {"depth_cut": cut, "folded": sorted(int(tree.node_ids[i]) for i in folded)}
 
 
 _EDGE = re.compile(r"^(\d+) -> (\d+)(?: \[(.*)\])? ;$")
@@ -180,11 +214,13 @@ _NODE = re.compile(r"^(\d+) \[")
 
 
 def greyed_dot(model, tree, keep, *, collapsed=(), g_by_id=None, highlight=None, lang="en",
-               rankdir="TB", fontsize=None, compact=False):
+               rankdir="TB", fontsize=None, compact=False, **folding):
     """DOT of the whole ``tree`` in which the nodes outside ``keep`` (a boolean
     mask over its nodes) are greyed out with their edges; ``collapsed`` (node
     ids) are outlined in vermillion: they are the leaves of the pruned tree
     that were internal nodes; ``highlight`` {node id: colour} outlines others.
+    ``folding``: brief boxes and subtrees folded to fit a window (see
+    :func:`drawn`); a folded subtree of removed nodes is a greyed stub.
 
     The DOT names nodes by their index in ``tree``.  Returns (dot, info).
     """
@@ -200,7 +236,7 @@ def greyed_dot(model, tree, keep, *, collapsed=(), g_by_id=None, highlight=None,
         lines.setdefault(index[nid], []).append(t(lang, "(pruned here)", "（在此剪枝）"))
     marks = {index[nid]: JUST_SPLIT for nid in collapsed}
     marks.update({index[nid]: colour for nid, colour in (highlight or {}).items()})
-    dot, info = _export(model, tree, lines, marks, rankdir, fontsize, lang, compact)
+    dot, info = drawn(model, tree, lines, marks, rankdir, fontsize, lang, compact, **folding)
     return grey_out(dot, np.flatnonzero(~keep)), info
 
 

@@ -111,7 +111,7 @@ def _fixed(x: float, digits: int) -> str:
 def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
              fontsize=None, path=None, lang="en", compact=False,
              edge_width=None, details=True, focus=False, folded=(), opened=(),
-             window=PRESENTER_WINDOW) -> tuple[str, dict]:
+             window=PRESENTER_WINDOW, keep=()) -> tuple[str, dict]:
     """DOT of ``model.tree_at(k)`` with the teaching annotations.
 
     Each node shows its id, split, impurity, samples, class counts (or mean)
@@ -140,8 +140,9 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
     split by step k first, until the tree's text is readable in ``window``
     (:func:`dtree.views.focus.focus_folds`); the node split by step k, its
     children, the next node to split and the paths to them stay drawn, and
-    a tree too deep for that is drawn from a node on the path down
-    (``info["root"]``: its id, else None).
+so do the nodes ``keep`` (node ids: the node where compared trees part),
+    with their children, and a tree too deep for that is drawn from a node
+    on the path down (``info["root"]``: its id, else None).
 
     Returns (dot, info) where info says what was highlighted, cut or folded
     (``info["folded"]``: the folded node ids; ``info["auto_folded"]``: True
@@ -201,6 +202,7 @@ def step_dot(model, k: int, *, cost_complexity=None, rankdir="TB",
     stubs, info["auto_folded"], top = frozenset(user_folded), False, 0
     if focus:
         keep_open = [index[steps[k - 1].node]] if k > 0 else []
+        keep_open += [index[i] for i in keep if i in index]
         keep_drawn = [index[steps[k].node]] if k < len(steps) else []
         chosen = focus_folds(tree, lambda f, top=0: dot_for(f, top)[0], keep_open=keep_open,
                              keep_drawn=keep_drawn, user_folded=user_folded,

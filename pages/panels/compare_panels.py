@@ -13,7 +13,11 @@ from dtree.views import comparetext as words
 from dtree.tables.prepare import PRESETS, criteria_for
 from dtree.tables.choices import GROWTH
 from dtree.views.links import md
+from pages.panels import tree_view
 from pages.state.session import lang, tr
+
+#: DOT font size in presenter mode: drawn large, scaled down to the window.
+PRESENTER_FONT = 20
 
 
 def column_settings(i, default, base_params, task, poisson_ok):
@@ -53,19 +57,74 @@ def column_settings(i, default, base_params, task, poisson_ok):
     return preset, criterion, params
 
 
-def trees(configs, step, divergence, n_configs, per_row, present):
+def presenter_cells(n_configs):
+    """Presenter mode: a place for each tree, laid out as
+    compare.presenter_layout says (trees side by side, or four in two rows),
+    each starting with a heading row in the tree's colour.  Returns (cells,
+    headings); :func:`trees` draws into both."""
+    layout = compare.presenter_layout(n_configs)
+    # Constant CSS (numbers and the constant colours only): each row of trees
+    # scaled to its share of the window (app.py's CSS for tree_box*), each
+    # heading's top border in its tree's colour, its settings button small.
+    css = [f"[class*='st-key-tree_box_cmp'] {{ --dtree-above-tree: {layout.above_css}; }}",
+           ".st-key-narration { min-height: 2.1rem; }",  # (two lines: the trees stay put)
+           "[class*='st-key-cmp_head'] { padding-top: 0.15rem; flex-wrap: nowrap; }",
+           # (one line, cut short with an ellipsis in a narrow column)
+           "[class*='st-key-cmp_head'] p { font-size: 0.75rem; white-space: nowrap; "
+           "overflow: hidden; text-overflow: ellipsis; }",
+           "[class*='st-key-cmp_head'] button { min-height: 1.3rem; padding: 0 0.3rem; }"]
+    css += [f".st-key-cmp_head{i + 1} {{ border-top: 4px solid {colour}; }}"
+            for i, colour in enumerate(compare.CONFIG_COLOURS)]
+    st.html(f"<style>{' '.join(css)}</style>")
+    cells = []
+    for _ in range(layout.rows):
+        cells.extend(st.columns(layout.columns, gap="small"))
+    heads = [cell.container(horizontal=True, vertical_alignment="center", gap="small",
+                            key=f"cmp_head{i + 1}") for i, cell in enumerate(cells[:n_configs])]
+    return cells, heads
+
+
+def _presenter_tree(cell, head, i, label, profile, k, divergence, window):
+    """One tree in presenter mode: its line in the heading, the tree folded
+    to its window (the node where the trees part kept drawn)."""
+    head.markdown(words.tree_heading(label, profile, k, escape=md, lang=lang()), width="stretch")
+    tree = profile.tree(k)
+    parting = compare.parting_node(tree, divergence)
+    dot, info = viz.step_dot(profile.model, k, fontsize=PRESENTER_FONT, lang=lang(),
+                             compact=True, details=tree_view.detailed(),
+                             focus=tree_view.focused(), window=window,
+                             keep=() if parting is None else (parting,))
+    if parting is not None:
+        dot = compare.highlight_dot(dot, compare.node_at(tree, divergence.path))
+    with cell:
+        with st.container(key=f"tree_box_cmp{i + 1}"):
+            st.graphviz_chart(dot, width="content")
+        if info["depth_cut"] is not None:
+            st.caption(words.depth_cut(info["depth_cut"], lang()))
+
+
+def trees(configs, step, divergence, n_configs, per_row, present, places=None):
     """Every tree at ``step`` (each at its own last step if it has fewer),
     the node where they part outlined, ``per_row`` trees a row; ``configs``
-    as the page keeps them: (column, label, profile or None, key)."""
+    as the page keeps them: (column, label, profile or None, key).  In
+    presenter mode, ``places`` is :func:`presenter_cells`'s (cells,
+    headings): the trees are drawn brief and folded to fit their share of
+    the window (the Grow page's W and D switches say whether)."""
+    if present:
+        cells, heads = places
+        window = compare.presenter_layout(n_configs).window
+        for i, label, profile, _ in configs:
+            if profile is not None:
+                _presenter_tree(cells[i], heads[i], i, label, profile,
+                                min(step, profile.n_steps), divergence, window)
+        st.expander(tr("What the colours mean", "颜色的含义")).caption(
+            text(words.TEXTS, "colours", lang()))
+        return
     # Constant CSS (no user text): a tree wider than its column is scaled down
     # to fit, never up, so that its text keeps one size while the trees grow.
     st.html("<style>[class*='st-key-cmp_tree'] [data-testid='stGraphVizChart'] svg "
             "{max-width: 100%; height: auto;}</style>")
-    # Presenter mode: drawn large, then scaled down to the window (app.py's CSS
-    # for containers keyed tree_box*; the trees start lower than Grow's).
-    if present:
-        st.html("<style>[class*='st-key-tree_box_cmp'] { --dtree-above-tree: 9.8rem; }</style>")
-    fontsize = 20 if present else {2: 14, 3: 12, 4: 12}[per_row]
+    fontsize = {2: 14, 3: 12, 4: 12}[per_row]
     cells = []
     for _ in range(0, n_configs, per_row):
         cells.extend(st.columns(per_row, gap="medium"))
@@ -73,24 +132,21 @@ def trees(configs, step, divergence, n_configs, per_row, present):
         if profile is None:
             continue
         with cells[i].container(key=f"cmp_tree{i + 1}"):
-            if per_row < n_configs or present:  # the columns of settings are not above
-                st.html(f'<div style="height:{4 if present else 6}px;border-radius:3px;'
+            if per_row < n_configs:  # the columns of settings are not above
+                st.html('<div style="height:6px;border-radius:3px;'
                         f'background:{compare.CONFIG_COLOURS[i]}"></div>')
                 st.markdown(f"**{md(label)}**")
             k = min(step, profile.n_steps)
-            dot, info = viz.step_dot(profile.model, k, fontsize=fontsize, lang=lang(),
-                                     compact=present)
+            dot, info = viz.step_dot(profile.model, k, fontsize=fontsize, lang=lang())
             if divergence is not None:
                 node = compare.node_at(profile.tree(k), divergence.path)
                 if node is not None:
                     dot = compare.highlight_dot(dot, node)
-            with st.container(key=f"tree_box_cmp{i + 1}"):
-                st.graphviz_chart(dot, width="content")
+            st.graphviz_chart(dot, width="content")
             st.markdown(words.tree_caption(profile, k, lang()))
             if info["depth_cut"] is not None:
                 st.caption(words.depth_cut(info["depth_cut"], lang()))
-    (st.expander(tr("What the colours mean", "颜色的含义")) if present else st).caption(
-        text(words.TEXTS, "colours", lang()))
+    st.caption(text(words.TEXTS, "colours", lang()))
 
 
 def charts(profiles, labels, step, classification, n_test):

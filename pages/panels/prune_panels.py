@@ -64,14 +64,15 @@ class Pruning:
                                  self.tree0, self.present, lang(), **self.big)
 
     def dot(self, tree, **kwargs):
-        """pv.tree_dot of one of the model's trees, as this page draws them."""
-        return pv.tree_dot(self.model, tree, lang=lang(), rankdir=self.rankdir, **self.big,
-                           **kwargs)
+        """pv.tree_dot of one of the model's trees, as this page draws them
+        (``kwargs`` may choose another ``rankdir``)."""
+        kwargs["rankdir"] = kwargs.get("rankdir") or self.rankdir
+        return pv.tree_dot(self.model, tree, lang=lang(), **self.big, **kwargs)
 
     def greyed(self, keep, **kwargs):
         """pv.greyed_dot of the full tree, as this page draws it."""
-        return pv.greyed_dot(self.model, self.tree0, keep, lang=lang(), rankdir=self.rankdir,
-                             **self.big, **kwargs)
+        kwargs["rankdir"] = kwargs.get("rankdir") or self.rankdir
+        return pv.greyed_dot(self.model, self.tree0, keep, lang=lang(), **self.big, **kwargs)
 
     def computed(self, key, compute, spinner=None):
         """``compute()`` once per fit (kept on it); None, after a warning, if

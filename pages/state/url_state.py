@@ -44,6 +44,10 @@ URL_STATE = {
     # node ids the user folded or opened by clicking
     "tree_view": _one_of("focus", "whole"), "details": _one_of("brief", "full"),
     "fold": links.node_list(), "unfold": links.node_list(),
+    # the Prune page's cost-complexity view: the full tree alone with its
+    # pruned branches greyed, or beside the pruned tree (default: one in
+    # presenter mode, two otherwise)
+    "prune_trees": _one_of("one", "two"),
     # what the Grow page shows
     "inspect": _number(int, 0, 10**9, none=True), "panel": _text,
 }

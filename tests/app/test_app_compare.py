@@ -14,6 +14,8 @@ import plotly.io
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dtree.views import compare
+
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 COMPARE, DATA = "pages/compare.py", "pages/data.py"
 DIVERGENCE = 'color="#CC79A7", penwidth=7'
@@ -315,15 +317,28 @@ def test_id3_with_missing_values_is_tested_on_the_same_rows():
     assert z.shape == (2, 2) and np.isfinite(z).all()
 
 
-def test_presenter_mode_draws_the_trees_in_one_row_with_compact_boxes():
-    """Presenter mode: the 2-4 trees share the width (the CSS scales each to
-    its column and the window); boxes drawn large, a line shorter."""
-    at = start(query={"present": "true", "cmp_n": "4"})
-    with pytest.raises(KeyError):  # no "trees per row" choice: one row
+def test_presenter_mode_lays_the_trees_out_for_the_window_with_brief_boxes():
+    """Presenter mode: the trees side by side, four in two rows (the CSS
+    scales each to its share of the window); boxes drawn large and brief,
+    the trees folded to fit; W and D switch to the whole trees and to every
+    detail, as on the Grow page."""
+    at = start(query={"present": "true", "cmp_n": "4", "data": "wine", "cmp_step": "9"})
+    with pytest.raises(KeyError):  # no "trees per row" choice: the layout is the window's
         at.button_group(key="cmp_row")
+    css = " ".join(h.proto.body for h in at.get("html"))
+    assert compare.presenter_layout(4).above_css in css
+    assert all(f".st-key-cmp_head{i}" in css for i in range(1, 5))
     specs = dots(at)
     assert len(specs) == 4 and all("fontsize=20" in d for d in specs)
     assert all(re.search(r'label="#0  ', d) for d in specs)  # the id shares a line
-    assert not any("node #0" in d for d in specs)
+    assert not any("node #0" in d or "gini =" in d for d in specs)
+    assert any("▸" in d for d in specs)  # folded to fit a quarter of the window
+    # a heading per tree: its label and its test score
+    assert sum("test accuracy" in m.value for m in at.markdown) == 4
+    at.button(key="whole_tree").click().run()
+    at.button(key="details_switch").click().run()
+    assert_clean(at)
+    specs = dots(at)
+    assert not any("▸" in d for d in specs) and all("samples = " in d for d in specs)
     plain = dots(start(query={"cmp_n": "4"}))
     assert all("node #0" in d for d in plain)

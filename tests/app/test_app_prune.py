@@ -268,9 +268,40 @@ def test_a_full_tree_too_large_to_draw_whole_is_drawn_on_request():
     pruned_again, full = dots(at)
     assert pruned_again == pruned
     assert n_nodes(full) > n_nodes(pruned) and GREY.search(full)
+    # drawn alone (G), the full tree keeps its switch: the pruned tree until asked
+    at.button(key="prune_trees_switch").click().run()
+    assert_clean(at)
+    assert dots(at) == [full]
+    at.toggle(key="prune_full_drawn").set_value(False).run()
+    assert dots(at) == [pruned]
 
 
 def test_a_full_tree_small_enough_is_drawn_without_asking():
     at = start()
     assert not at.get("toggle") or all(t.key != "prune_full_drawn" for t in at.toggle)
     assert len(dots(at)) == 2
+
+
+def test_presenter_mode_draws_the_full_tree_alone_with_the_pruned_branches_greyed():
+    """Presenter mode's default: one tree, the full one with its pruned
+    branches greyed, in brief boxes with g(t); the switch (G) puts the pruned
+    tree beside it, and back.  Out of presenter mode the two trees are the
+    default, and the switch draws the one."""
+    at = start(present=True)
+    (one,) = dots(at)
+    assert GREY.search(one) and "g(t) = " in one and "gini =" not in one
+    assert "(pruned here)" in one
+    at.button(key="prune_trees_switch").click().run()
+    assert_clean(at)
+    assert at.session_state["prune_trees"] == "two"
+    pruned, full = dots(at)
+    assert n_nodes(pruned) < n_nodes(full) and GREY.search(full)
+    at.button(key="prune_trees_switch").click().run()
+    assert len(dots(at)) == 1
+    at = start()
+    pruned, full = dots(at)
+    assert "gini = " in full  # (every detail out of presenter mode)
+    at.button(key="prune_trees_switch").click().run()
+    assert_clean(at)
+    (one,) = dots(at)
+    assert one == full

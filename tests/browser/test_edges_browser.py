@@ -10,7 +10,7 @@ import pytest
 from tests.browser.conftest import ARTIFACTS, open_app, wait_for_drawn
 
 SHOTS = ARTIFACTS / "edges"
-LINK = "/?data=penguins&preset=C4.5&step=4&present=true&edges=samples"
+LINK = "/?data=penguins&preset=C4.5&step=4&present=true&edges=samples&details=full"
 
 #: Each edge's (parent, child, stroke width) and each node's sample count,
 #: read from the drawn SVG (Graphviz names nodes and edges in <title>).

@@ -1,7 +1,9 @@
 """On a projector no text of a drawn tree may be hidden: in real Chromium at
 1280x720 in presenter mode, in English and in Chinese, on Grow (top down and
 left to right), Compare and Prune, no edge label lies on a box or on
-another label and every line of a box lies inside it.  Read from the SVG the browser drew."""
+another label and every line of a box lies inside it (the trees side by
+side and the full tree drawn alone with its pruned branches greyed too).
+Read from the SVG the browser drew."""
 
 import pytest
 
@@ -49,9 +51,17 @@ PAGES = [
     "/?data=wine&max_depth=none&step=8",
     "/compare?data=loan",
     "/compare?data=penguins&cmp_step=12",
+    # presenter mode's brief boxes, folded to fit: two trees, three, four in two rows
+    "/compare?data=wine&cmp_step=9",
+    "/compare?data=wine&cmp_n=3&cmp_step=9",
+    "/compare?data=wine&cmp_n=4&cmp_step=9",
     "/prune?data=loan",
     "/prune?data=loan&layout=left+to+right",
     "/prune?data=penguins",
+    # the full tree alone, pruned branches greyed (presenter mode's default), and
+    # beside the pruned tree
+    "/prune?data=wine",
+    "/prune?data=wine&prune_trees=two",
 ]
 
 
