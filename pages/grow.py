@@ -206,7 +206,7 @@ def step_bar(step, compact=False):
         where.slider(tr("Step (splits made so far)", "步骤（已完成的划分次数）"), 0, n_steps,
                      key="step", bind="query-params",
                      label_visibility="collapsed" if compact else "visible",
-                     width=190 if compact else "stretch")
+                     width=150 if compact else "stretch")
     if compact:
         bar.markdown(tr(f"**step {step} / {n_steps}**", f"**第 {step} / {n_steps} 步**"),
                      width="content")

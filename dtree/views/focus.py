@@ -152,17 +152,16 @@ def focus_folds(tree, dot_for: Callable[[Iterable[int]], str], *, keep_open=(),
     top = 0
     best = folds(opened)
     px = size(best)
-    focus = next(iter(keep_open), None)
-    if focus is None and keep_drawn:
-        focus = parent.get(next(iter(keep_drawn)))
-    if px < readable_px and lift and focus is not None:
-        path = []  # the root ... the focus
-        node = focus
-        while True:
-            path.insert(0, node)
-            if node not in parent:
-                break
-            node = parent[node]
+    kept = list(keep_open) or [parent[c] for c in keep_drawn if c in parent]
+    if px < readable_px and lift and kept:
+        # the path from the root down to the deepest node above every kept one
+        paths = []
+        for node in kept:
+            path = [node]
+            while path[0] in parent:
+                path.insert(0, parent[path[0]])
+            paths.append(path)
+        path = [nodes[0] for nodes in zip(*paths) if len(set(nodes)) == 1]
         for top in path[1:]:  # the highest top that makes the least drawing readable
             below = _subtree(children, top)
             opened = {i for i in opened if i in below}

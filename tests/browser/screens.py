@@ -28,7 +28,10 @@ VIEWS = [
     ("grow-penguins-c45-whole", "/?data=penguins&preset=C4.5&step=99&tree_view=whole"),
     ("grow-penguins-cart-last", "/?data=penguins&preset=CART&max_depth=none&step=99"),
     ("compare-default", "/compare?data=wine&cmp_step=99"),
+    ("compare-2", "/compare?data=wine&cmp_step=99"),
+    ("compare-4", "/compare?data=wine&cmp_n=4&cmp_step=99"),
     ("prune-default", "/prune?data=wine"),
+    ("prune-two", "/prune?data=wine&prune_trees=two"),
     ("prune-steps", "/prune?data=wine&prune_view=steps"),
     ("prune-ebp", "/prune?data=penguins&preset=C4.5&prune_view=ebp"),
 ]
