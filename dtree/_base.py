@@ -185,6 +185,9 @@ def as_target(y, *, n_samples):
     """Validate y as a 1-d array with one entry per sample."""
     if y is None:
         raise ValueError("This estimator requires y to be passed, but the target y is None.")
+    if hasattr(y, "toarray") and hasattr(y, "nnz"):  # a SciPy sparse matrix (scikit-learn's type)
+        raise TypeError("Sparse data was passed for y, but dense data is required. "
+                        "Use '.toarray()' to convert to a dense numpy array.")
     arr = np.asarray(y)
     if arr.ndim == 2 and arr.shape[1] == 1:
         warnings.warn(
@@ -233,6 +236,9 @@ def as_sample_weight(sample_weight, n_samples):
     if isinstance(sample_weight, numbers.Number):
         return np.full(n_samples, float(sample_weight))
     w = np.asarray(sample_weight, dtype=np.float64)
+    if w.ndim == 0:  # an array of no dimension is no collection (scikit-learn's TypeError)
+        raise TypeError(f"Singleton array {sample_weight!r} cannot be considered a valid "
+                        "collection.")
     if w.ndim != 1:
         raise ValueError("Sample weights must be 1D array or scalar")
     if w.shape != (n_samples,):

@@ -183,8 +183,9 @@ TOO_LARGE_TARGETS = [
 
 @pytest.mark.parametrize("criterion, y", TOO_LARGE_TARGETS)
 def test_regression_target_whose_sums_overflow_fails_cleanly(criterion, y):
-    """Finite targets whose sums overflow float64: either a clear ValueError
-    about y, or a tree (scikit-learn grows one); never an internal error."""
+    """Finite targets whose sums overflow float64: either the engine's own
+    refusal (code y_too_large, naming the largest |y| and how to rescale),
+    or a tree (scikit-learn grows one); never an internal error."""
     X = np.arange(len(y), dtype=float).reshape(-1, 1)
     est = DecisionTreeRegressor(criterion=criterion)
     with warnings.catch_warnings():
@@ -192,7 +193,8 @@ def test_regression_target_whose_sums_overflow_fails_cleanly(criterion, y):
         try:
             est.fit(X, y)
         except ValueError as exc:
-            assert "y" in str(exc)
+            assert getattr(exc, "code", None) == "y_too_large", exc
+            assert "target values are too large" in str(exc) and "Rescale y" in str(exc)
             return
     assert est.tree_.node_count >= 1
     assert len(est.predict(X)) == len(y)
@@ -350,3 +352,17 @@ def test_predict_with_same_columns_matches_array_prediction(Est):
     with pytest.warns(UserWarning, match=r"does not have valid feature names"):
         pred = est.predict(frame.to_numpy())
     np.testing.assert_array_equal(pred, est.predict(frame))
+
+
+def test_sparse_y_and_a_zero_dimensional_weight_are_type_errors_as_in_scikit_learn():
+    """scikit-learn's own tests expect these types (and messages)."""
+    sparse = pytest.importorskip("scipy.sparse")
+    X, y = small_data()
+    for est in (DecisionTreeClassifier(), DecisionTreeRegressor()):
+        with pytest.raises(TypeError, match="Sparse data was passed for y"):
+            est.fit(X, sparse.csr_matrix(np.asarray(y, dtype=float).reshape(-1, 1)))
+        for weight in (np.array(0), np.array(2.0)):
+            with pytest.raises(TypeError, match=r"Singleton.* cannot be considered a valid "
+                                                r"collection"):
+                est.fit(X, np.asarray(y, dtype=float), sample_weight=weight)
+        est.fit(X, np.asarray(y, dtype=float), sample_weight=2.0)  # a plain number is fine

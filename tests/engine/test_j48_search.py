@@ -83,8 +83,10 @@ def nodes(draw):
 def test_a_batch_of_nodes_gives_each_node_its_own_search(case):
     data, found = case
     batched = data.numeric_candidates_many(found)
+    assert len(batched) == len(found)
     for node, cands in zip(found, batched):
         alone = data.numeric_candidates(*node)
+        assert len(cands) == len(alone)
         for a, b in zip(cands, alone):
             _same(a, b)
 
@@ -108,7 +110,9 @@ def test_skipping_inner_cuts_of_one_class_runs_changes_no_candidate(case):
     fast = data.numeric_candidates_many(found)
     with every_cut_scored():
         full = data.numeric_candidates_many(found)
+    assert len(fast) == len(full) == len(found)
     for a_node, b_node in zip(fast, full):
+        assert len(a_node) == len(b_node)
         for a, b in zip(a_node, b_node):
             _same(a, b)
 
