@@ -16,7 +16,8 @@ from tests.browser.conftest import (APP_PATH, CHROMIUM, CHROMIUM_ARGS, REPO_ROOT
                                     serve, wait_for_drawn)
 
 SCREENS = REPO_ROOT / "docs" / "screens"
-#: (name, path): each taken in both languages, as NAME-LANG-1280x720.png.
+#: (name, path[, languages]): each taken in both languages unless it says,
+#: as NAME-LANG-1280x720.png.
 VIEWS = [
     ("grow-loan-first", "/?data=loan&preset=ID3&step=0"),
     ("grow-loan-middle", "/?data=loan&preset=ID3&step=1"),
@@ -32,8 +33,12 @@ VIEWS = [
     ("compare-4", "/compare?data=wine&cmp_n=4&cmp_step=99"),
     ("prune-default", "/prune?data=wine"),
     ("prune-two", "/prune?data=wine&prune_trees=two"),
-    ("prune-steps", "/prune?data=wine&prune_view=steps"),
-    ("prune-ebp", "/prune?data=penguins&preset=C4.5&prune_view=ebp"),
+    # (the Prune page's view is bound to the link by its label, in the
+    # interface's language)
+    ("prune-steps", "/prune?data=wine&prune_view=Weakest-link+steps", ("en",)),
+    ("prune-steps", "/prune?data=wine&prune_view=最弱环节逐步剪枝", ("zh",)),
+    ("prune-ebp", "/prune?data=penguins&preset=C4.5&prune_view=EBP+(C4.5)", ("en",)),
+    ("prune-ebp", "/prune?data=penguins&preset=C4.5&prune_view=EBP（C4.5）", ("zh",)),
 ]
 
 
@@ -44,8 +49,8 @@ def take(views=VIEWS, languages=("en", "zh"), out: Path = SCREENS) -> list[Path]
     with serve(APP_PATH, "screens.log") as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            for name, path in views:
-                for lang in languages:
+            for name, path, *only in views:
+                for lang in (only[0] if only else languages):
                     page = browser.new_context(viewport={"width": 1280, "height": 720}
                                                ).new_page()
                     sep = "&" if "?" in path else "?"
