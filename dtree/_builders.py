@@ -13,9 +13,11 @@ fractional weights, so that mode grows on per-node copies of the rows
 """
 
 import heapq
+from collections import deque
 
 import numpy as np
 
+from . import _forced
 from ._c45_search import Workspace
 from ._median import mean_absolute_deviation
 from ._partition import Children, branch_slots, n_branches, partition, route
@@ -41,11 +43,21 @@ def create_children(prob, nodes, parents, kids):
     nodes.first_child[parents] = ids[np.cumsum(kids.n_kids) - kids.n_kids]
     nodes.n_children[parents] = kids.n_kids
     nodes.share[ids] = kids.share
-    reason = presearch_reason(prob, ids, nodes)
+    if nodes.forced_spec:
+        _forced.mark_children(nodes, parents, ids, kids.n_kids)
+    reason = _presearch(prob, ids, nodes)
     nodes.reason[ids] = reason
     if prob.hist is not None:
         prob.hist.children_created(parents, kids.n_kids, reason == 0)
     return ids, reason == 0
+
+
+def _presearch(prob, ids, nodes):
+    """:func:`presearch_reason`, with forced nodes searched (or refused)."""
+    reason = presearch_reason(prob, ids, nodes)
+    if nodes.forced_spec:
+        _forced.check_presearch(prob, ids, nodes, reason)
+    return reason
 
 
 def _root(prob, nodes, root_impurity):
@@ -53,11 +65,12 @@ def _root(prob, nodes, root_impurity):
     ids = nodes.add(parent=np.array([-1]), depth=np.array([0]), n=np.array([n]),
                     stats=prob.total_stats()[None, :],
                     impurity=np.array([root_impurity]))
+    _forced.start(prob, nodes)
     if prob.hist is not None:  # histograms need the rows grouped by node, not sorted
         P = prob.hist.root_rows(n)
     else:
         P = sample_orders(prob.X)
-    reason = presearch_reason(prob, ids, nodes)
+    reason = _presearch(prob, ids, nodes)
     nodes.reason[ids] = reason
     return ids, P, reason[0] == 0
 
@@ -81,15 +94,19 @@ def grow_levels(prob, nodes, root_impurity, max_splits, record):
         return order
     sizes = np.array([prob.n_samples])
     budget = max_splits
+    if budget is not None and prob.forced is not None:
+        # forced splits are always made: the budget left is for the others
+        budget -= sum(1 for _ in prob.forced.walk())
     while len(ids):
         starts = np.cumsum(sizes) - sizes
         search(prob, nodes, P, starts, sizes, ids, record)
         split = nodes.has_split[ids].copy()
         if budget is not None:
-            over = np.flatnonzero(split)[budget:]
+            free = split & ~nodes.forced[ids]
+            over = np.flatnonzero(free)[budget:]
             split[over] = False
             nodes.reason[ids[over]] = REASON_CODE["leaf budget"]
-            budget -= int(split.sum())
+            budget -= int(free.sum()) - len(over)
         parents = ids[split]
         order.extend(parents.tolist())
         if not len(parents):
@@ -101,27 +118,48 @@ def grow_levels(prob, nodes, root_impurity, max_splits, record):
         ids = children[nonempty]
         sizes = out_sizes[nonempty]
         if budget is not None and budget <= 0:
-            nodes.reason[ids] = REASON_CODE["leaf budget"]
-            break
+            pending = nodes.forced[ids]  # forced splits still to make
+            nodes.reason[ids[~pending]] = REASON_CODE["leaf budget"]
+            if not pending.any():
+                break
+            P = P[:, np.repeat(pending, sizes)]
+            ids, sizes = ids[pending], sizes[pending]
     return order
 
 
 class _Frontier:
     """Nodes waiting to be split: a max-heap on improvement (best-first), a
-    stack (depth-first) or a queue (breadth-first)."""
+    stack (depth-first) or a queue (breadth-first).
 
-    def __init__(self, growth):
+    Forced nodes wait in a queue of their own and leave first, top-down.
+    Depth-first growth then goes on from the open nodes in pre-order
+    (``preorder``: a node's key in pre-order), as it would have reached them.
+    """
+
+    def __init__(self, growth, preorder=None):
         self.growth = growth
         self.items = []
         self.head = 0
+        self.forced = deque()
+        self.preorder = preorder
+        self.after_forced = False
 
-    def push(self, node, improvement):
-        if self.growth == "best_first":
+    def push(self, node, improvement, forced=False):
+        if forced:
+            self.forced.append(node)
+            self.after_forced = True
+        elif self.growth == "best_first":
             heapq.heappush(self.items, (-improvement, node))
         else:
             self.items.append(node)
 
     def pop(self):
+        if self.forced:
+            return self.forced.popleft()
+        if self.after_forced:
+            self.after_forced = False
+            if self.growth == "depth_first":  # the stack's top: the first in pre-order
+                self.items.sort(key=self.preorder, reverse=True)
         if self.growth == "best_first":
             return heapq.heappop(self.items)[1]
         if self.growth == "depth_first":
@@ -130,7 +168,19 @@ class _Frontier:
         return self.items[self.head - 1]
 
     def __bool__(self):
-        return len(self.items) > (self.head if self.growth == "breadth_first" else 0)
+        return bool(self.forced) or len(self.items) > (
+            self.head if self.growth == "breadth_first" else 0)
+
+
+def _path(nodes, node):
+    """The child positions from the root down to ``node``: sorting by it
+    lists nodes in pre-order."""
+    out = []
+    parent = nodes.parent[node]
+    while parent >= 0:
+        out.append(int(node - nodes.first_child[parent]))
+        node, parent = parent, nodes.parent[parent]
+    return out[::-1]
 
 
 def grow_nodes(prob, nodes, root_impurity, max_splits, record, growth):
@@ -141,13 +191,13 @@ def grow_nodes(prob, nodes, root_impurity, max_splits, record, growth):
         return order
     one = lambda n: (np.array([0]), np.array([n]))
     search(prob, nodes, P, *one(prob.n_samples), ids, record)
-    frontier = _Frontier(growth)
+    frontier = _Frontier(growth, lambda node: _path(nodes, node))
     store = {}
 
     def push(node, P_node):
         if nodes.has_split[node]:
             store[node] = P_node
-            frontier.push(node, nodes.improvement[node])
+            frontier.push(node, nodes.improvement[node], nodes.forced[node])
 
     push(0, P)
     budget = np.inf if max_splits is None else max_splits
@@ -205,7 +255,8 @@ def _grow_weighted_levels(prob, nodes, root_impurity, record):
     ids = nodes.add(parent=np.array([-1]), depth=np.array([0]), n=np.array([n]),
                     stats=prob.total_stats()[None, :],
                     impurity=np.array([root_impurity]))
-    reason = presearch_reason(prob, ids, nodes)
+    _forced.start(prob, nodes)
+    reason = _presearch(prob, ids, nodes)
     nodes.reason[ids] = reason
     if reason[0]:
         return
@@ -347,9 +398,9 @@ def _replay(grown, nodes, max_splits, growth):
     leaves ("leaf budget") and their children are never created."""
     old_of = [0]  # final id -> id in ``grown``
     order, over = [], []
-    frontier = _Frontier(growth)
+    frontier = _Frontier(growth, lambda node: _path(grown, old_of[node]))
     if grown.has_split[0]:
-        frontier.push(0, grown.improvement[0])
+        frontier.push(0, grown.improvement[0], grown.forced[0])
     budget = np.inf if max_splits is None else max_splits
     first, n_kids, has_split = grown.first_child, grown.n_children, grown.has_split
     while frontier:
@@ -365,7 +416,7 @@ def _replay(grown, nodes, max_splits, growth):
         ready = [kid0 + i for i in range(k) if has_split[t0 + i]]
         # a stack pops the last pushed: push in reverse so the first child is split first
         for kid in (ready[::-1] if growth == "depth_first" else ready):
-            frontier.push(kid, grown.improvement[old_of[kid]])
+            frontier.push(kid, grown.improvement[old_of[kid]], grown.forced[old_of[kid]])
     old = np.array(old_of)
     new_of = np.full(grown.size, -1)
     new_of[old] = np.arange(len(old))
@@ -394,7 +445,7 @@ def _grow_weighted_nodes(prob, nodes, root_impurity, max_splits, record, growth)
     if not searchable:
         return order
     entries = {0: (np.arange(prob.n_samples), prob.w.copy())}
-    frontier = _Frontier(growth)
+    frontier = _Frontier(growth, lambda node: _path(nodes, node))
 
     def evaluate(node):
         samples, weights = entries[node]
@@ -407,7 +458,7 @@ def _grow_weighted_nodes(prob, nodes, root_impurity, max_splits, record, growth)
         return bool(nodes.has_split[node])
 
     if evaluate(0):
-        frontier.push(0, nodes.improvement[0])
+        frontier.push(0, nodes.improvement[0], nodes.forced[0])
     budget = np.inf if max_splits is None else max_splits
     while frontier:
         node = frontier.pop()
@@ -447,5 +498,5 @@ def _grow_weighted_nodes(prob, nodes, root_impurity, max_splits, record, growth)
                     ready.append(kid)
         # a stack pops the last pushed: push in reverse so the first child is split first
         for kid in (ready[::-1] if growth == "depth_first" else ready):
-            frontier.push(kid, nodes.improvement[kid])
+            frontier.push(kid, nodes.improvement[kid], nodes.forced[kid])
     return order

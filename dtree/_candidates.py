@@ -25,12 +25,14 @@ class CandidateBlock:
 
     J48's blocks (``dtree._j48``) also set ``j48``: a dict of (F, S) arrays
     of J48's own numbers (see ``dtree._steps.J48_COLUMNS``); other blocks leave it unset.
+    A batch with forced nodes sets ``forced``: column -> the forced split's
+    numbers (``dtree._forced.forced_split``).
     """
 
     __slots__ = ("evaluated", "kind", "threshold", "gain", "split_info", "n_left", "n_right",
                  "weight_left", "weight_right", "impurity_left", "impurity_right",
                  "improvement", "n_node", "missing_child", "missing_fraction",
-                 "categorical", "eligible", "j48")
+                 "categorical", "eligible", "j48", "forced")
 
 
 def new_candidate_block(prob, allowed, n_node, missing_fraction):

@@ -167,6 +167,29 @@ default=None
     max_bins : int, default=255
         Bins per numeric feature for ``splitter="hist"``, in [2, 65535];
         ignored by the other splitters.
+    forced_splits : dict, str or None, default=None
+        Splits imposed at the top of the tree, in LightGBM's forced-splits
+        format (a dict, or its JSON text): ``{"feature": f, "threshold": t,
+        "left": {...}, "right": {...}}`` splits the node on feature ``f``
+        (an index, or a name in ``feature_names_``), the rows with
+        ``x <= t`` going left (``x`` read in float32, as ``X`` is);
+        ``"left"``/``"right"`` (absent or None: grown as usual) nest
+        further forced splits.  A categorical feature takes
+        ``"categories"``, the list of categories that go left (a subset
+        split, ``multiway=False``), or with ``multiway=True`` an optional
+        ``"branches"``, a dict from category to the forced split below it
+        (one branch per category present in the node).  The forced nodes
+        are split as given, top-down, and come first in ``steps_``
+        (``forced=True``, with the algorithm's own ``best_gain``); growth
+        goes on below them as usual.  A forced split must leave no branch
+        empty and obey ``max_depth``, ``max_leaf_nodes`` (it counts in the
+        budget), ``min_samples_split``, ``min_samples_leaf`` and
+        ``min_weight_fraction_leaf``; the gain rules
+        (``min_impurity_decrease``, pure nodes) do not stop it.  A spec
+        that breaks a rule, names an unknown feature, category or key, or
+        is nested more than 64 levels (10,000 splits, 1,000,000 characters
+        of JSON) raises ``ValueError`` naming the node (``"root → left"``).
+        Not with ``splitter="hist"`` or ``algorithm="j48"``.
 
     Attributes
     ----------
@@ -240,7 +263,7 @@ default=None
                  min_impurity_decrease=0.0, class_weight=None, ccp_alpha=0.0,
                  algorithm=None, categorical_features="auto", multiway=False, missing="cart",
                  average_gain=False, growth=None, record_candidates=True, min_objects=2,
-                 max_bins=255):
+                 max_bins=255, forced_splits=None):
         self.criterion = criterion
         self.splitter = splitter
         self.max_depth = max_depth
@@ -262,6 +285,7 @@ default=None
         self.record_candidates = record_candidates
         self.max_bins = max_bins
         self.min_objects = min_objects
+        self.forced_splits = forced_splits
 
     def __sklearn_tags__(self):
         from sklearn.utils import ClassifierTags, InputTags, Tags, TargetTags
@@ -481,6 +505,29 @@ default=None
     max_bins : int, default=255
         Bins per numeric feature for ``splitter="hist"``, in [2, 65535];
         ignored by the other splitters.
+    forced_splits : dict, str or None, default=None
+        Splits imposed at the top of the tree, in LightGBM's forced-splits
+        format (a dict, or its JSON text): ``{"feature": f, "threshold": t,
+        "left": {...}, "right": {...}}`` splits the node on feature ``f``
+        (an index, or a name in ``feature_names_``), the rows with
+        ``x <= t`` going left (``x`` read in float32, as ``X`` is);
+        ``"left"``/``"right"`` (absent or None: grown as usual) nest
+        further forced splits.  A categorical feature takes
+        ``"categories"``, the list of categories that go left (a subset
+        split, ``multiway=False``), or with ``multiway=True`` an optional
+        ``"branches"``, a dict from category to the forced split below it
+        (one branch per category present in the node).  The forced nodes
+        are split as given, top-down, and come first in ``steps_``
+        (``forced=True``, with the algorithm's own ``best_gain``); growth
+        goes on below them as usual.  A forced split must leave no branch
+        empty and obey ``max_depth``, ``max_leaf_nodes`` (it counts in the
+        budget), ``min_samples_split``, ``min_samples_leaf`` and
+        ``min_weight_fraction_leaf``; the gain rules
+        (``min_impurity_decrease``, pure nodes) do not stop it.  A spec
+        that breaks a rule, names an unknown feature, category or key, or
+        is nested more than 64 levels (10,000 splits, 1,000,000 characters
+        of JSON) raises ``ValueError`` naming the node (``"root → left"``).
+        Not with ``splitter="hist"``.
 
     Attributes
     ----------
@@ -546,7 +593,7 @@ default=None
                  max_features=None, random_state=None, max_leaf_nodes=None,
                  min_impurity_decrease=0.0, ccp_alpha=0.0, algorithm=None,
                  categorical_features="auto", multiway=False, missing="cart", growth=None,
-                 record_candidates=True, max_bins=255):
+                 record_candidates=True, max_bins=255, forced_splits=None):
         self.criterion = criterion
         self.splitter = splitter
         self.max_depth = max_depth
@@ -565,6 +612,7 @@ default=None
         self.growth = growth
         self.record_candidates = record_candidates
         self.max_bins = max_bins
+        self.forced_splits = forced_splits
 
     average_gain = False  # C4.5's average-gain rule is for gain ratio (classification)
 

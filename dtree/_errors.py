@@ -50,6 +50,53 @@ MESSAGES = {
     "bad_cv": "cv must be an int in [2, n_samples={n_samples}]; got {cv!r}.",
     "pep_regressor": ("Pessimistic error pruning counts misclassified samples; it needs a "
                       "classifier, not a regressor."),
+    # -- forced_splits (dtree._forced_spec, dtree._forced); {node} is the
+    # forced split's path, "root → left → right"
+    "forced_refused": "forced_splits cannot be used here: {why}.",
+    "forced_not_json": "forced_splits is not valid JSON: {detail}.",
+    "forced_too_long": ("forced_splits is {size:,} characters of JSON, more than the {limit:,} "
+                        "dtree reads."),
+    "forced_too_deep": ("forced_splits at {node}: forced splits are nested more than {limit} "
+                        "levels deep."),
+    "forced_too_many": "forced_splits has more than {limit:,} forced splits.",
+    "forced_not_object": ("forced_splits at {node}: a forced split is a dict (a JSON object) "
+                          "with a 'feature'; got {got}."),
+    "forced_unknown_key": ("forced_splits at {node}: unknown key(s) {keys}. A forced split has "
+                           "'feature', then 'threshold' (a numeric feature), 'categories' (a "
+                           "subset split) or 'branches' (a multiway split), and 'left'/'right'."),
+    "forced_no_feature": "forced_splits at {node}: no 'feature' is given.",
+    "forced_unknown_feature": ("forced_splits at {node}: {feature!r} is not a feature of X "
+                               "(give an index from 0 to {last} or a feature's name)."),
+    "forced_bad_threshold": ("forced_splits at {node}: the threshold {threshold!r} is not a "
+                             "finite number."),
+    "forced_numeric_form": ("forced_splits at {node}: {name!r} is numeric; its split takes a "
+                            "'threshold' (rows with x <= threshold go left), not 'categories' "
+                            "or 'branches'."),
+    "forced_subset_form": ("forced_splits at {node}: {name!r} is categorical and split in two "
+                           "(multiway=False); its split takes 'categories', a non-empty list "
+                           "of the categories that go left, not 'threshold' or 'branches'."),
+    "forced_multiway_form": ("forced_splits at {node}: {name!r} is categorical with one branch "
+                             "per category (multiway=True); its split takes only 'branches', a "
+                             "dict from each category (once) to the forced split below it or "
+                             "null."),
+    "forced_unknown_category": ("forced_splits at {node}: {category!r} is not a category of "
+                                "{name!r}."),
+    "forced_max_depth": ("forced_splits at {node}: this node is at depth {depth}, and "
+                         "max_depth={max_depth} lets no node at that depth be split."),
+    "forced_leaf_budget": ("forced_splits has {n} forced splits, more than the "
+                           "{budget} splits max_leaf_nodes={max_leaf_nodes} allows."),
+    "forced_empty_side": ("forced_splits at {node}: this split on {name!r} leaves the {side} "
+                          "branch without rows."),
+    "forced_one_category": ("forced_splits at {node}: {n} of the categories of {name!r} "
+                            "reach this node; a multiway split needs at least two."),
+    "forced_min_samples_split": ("forced_splits at {node}: this node has {n} samples, fewer "
+                                 "than the {min} a split needs (min_samples_split, at least "
+                                 "2 × min_samples_leaf)."),
+    "forced_min_samples_leaf": ("forced_splits at {node}: this split leaves {n} sample(s) in "
+                                "the {side} branch, fewer than min_samples_leaf={min}."),
+    "forced_min_weight_leaf": ("forced_splits at {node}: this split leaves a weight of "
+                               "{weight:.4g} in the {side} branch, less than the {min:.4g} "
+                               "min_weight_fraction_leaf asks for."),
     # -- a sample to predict (dtree.views.prediction) --
     "sample_not_numeric": "Feature {name!r} is numeric; got {value!r}.",
     "sample_infinite": "Feature {name!r}: infinity is not a value a tree can route.",

@@ -15,6 +15,7 @@ from ._base import (BaseEstimator, _not_fitted_error, as_float32_matrix, as_samp
                     as_table, as_target, check_n_features, check_shape)
 from ._criteria import make_criterion
 from ._errors import CodedError
+from ._forced_spec import count_forced, read_forced
 from ._steps import Steps, candidate_frame, split_children
 from ._tree import NUMERIC, TREE_UNDEFINED, Tree, preorder
 
@@ -212,6 +213,7 @@ class BaseDecisionTree(BaseEstimator):
         if self.splitter == "hist":
             self._check_hist(setup)
         self._fitted_setup(n_features, feature_names, is_cat, categories, params, setup)
+        forced = self._read_forced(setup, params)
 
         keep = w > 0  # zero-weight rows are not samples of any node
         if keep.all():  # (no copies of a large table)
@@ -238,6 +240,7 @@ class BaseDecisionTree(BaseEstimator):
             multiway=setup["multiway"], missing=setup["missing"],
             average_gain=setup["average_gain"],
             quinlan=setup["multiway"] or setup["missing"] == "c4.5")
+        prob.forced = forced
         if self._is_classifier and not setup["j48"]:
             # from here on the class codes are the compact ones (int8 below
             # 128 classes, see Problem): the intp codes, 8 bytes a row, are not
@@ -300,8 +303,28 @@ class BaseDecisionTree(BaseEstimator):
         self.multiway_ = setup["multiway"]
         self.missing_ = setup["missing"]
 
+    def _read_forced(self, setup, params):
+        """``forced_splits`` read against the fitted features (None if unset)."""
+        spec = getattr(self, "forced_splits", None)  # (None in a tree saved before it)
+        if spec is None:
+            return None
+        if setup["j48"]:
+            raise CodedError("forced_refused", why="algorithm='j48' grows Weka's own tree")
+        root = read_forced(spec, names=self.feature_names_,
+                           is_cat=self.is_categorical_, categories=self.categories_,
+                           multiway=setup["multiway"], max_depth=params["max_depth"],
+                           dtype=self._x_dtype)
+        n = count_forced(root)
+        if params["max_splits"] is not None and n > params["max_splits"]:
+            raise CodedError("forced_leaf_budget", n=n, budget=params["max_splits"],
+                             max_leaf_nodes=self.max_leaf_nodes)
+        return root
+
     def _check_hist(self, setup):
         """splitter="hist" grows binary CART splits from sums of statistics."""
+        if getattr(self, "forced_splits", None) is not None:
+            raise CodedError("forced_refused",
+                             why="splitter='hist' searches bins, not the rows' values")
         why = None
         if setup["j48"]:
             why = "algorithm='j48' grows Weka's own tree"
@@ -393,9 +416,17 @@ class BaseDecisionTree(BaseEstimator):
         split_order = new_of_old[np.asarray(order, dtype=np.intp)]
         if growth == "depth_first":
             split_order = np.sort(split_order)
+        forced = nodes.forced[:size][perm]
+        best_gain = None
+        if forced.any():
+            # the forced splits were made first (top-down), whatever the order
+            first = forced[split_order]
+            split_order = np.r_[split_order[first], split_order[~first]]
+            best_gain = nodes.best_gain[:size][perm]
         self._candidate_refs = {int(new_of_old[old]): ref
                                 for old, ref in nodes.candidates.items()}
-        steps = Steps(self, tree, split_order, self.feature_names_, self.categories_)
+        steps = Steps(self, tree, split_order, self.feature_names_, self.categories_,
+                      forced if forced.any() else None, best_gain)
         return tree, steps
 
     @property

@@ -115,6 +115,8 @@ class Problem:
         #: them fractional); None means every row is whole
         self.frac = None
         self.has_missing = bool(np.isnan(X).any())
+        #: the root of ``forced_splits`` (a dtree._forced_spec.ForcedNode), or None
+        self.forced = None
         self.slot = np.zeros(self.n_samples, dtype=np.int32)
         self.unit_weights = bool(np.all(w == 1.0))
         if criterion.is_classification:
@@ -226,6 +228,10 @@ class Nodes:
         "split_info": (np.float64, np.nan),
         "first_child": (np.intp, -1),
         "n_children": (np.intp, 0),
+        # forced_splits: the node is split as given (dtree/_forced.py), and
+        # the gain of the split the search would have made there
+        "forced": (bool, False),
+        "best_gain": (np.float64, np.nan),
     }
 
     def __init__(self, d, capacity=64):
@@ -238,6 +244,7 @@ class Nodes:
         self.share = np.zeros(capacity)  # share of its parent's known weight
         self.branch_of_code = {}  # node id -> category code -> child position
         self.candidates = {}  # node id -> (CandidateBlock, column)
+        self.forced_spec = {}  # node id -> its ForcedNode, while growing
 
     def _reserve(self, extra):
         need = self.size + extra

@@ -29,6 +29,7 @@ branch with its weight multiplied by the branch's share of the known weight
 
 import numpy as np
 
+from . import _forced
 from ._c45_search import c45_levels, grown_sizes, search_numeric_c45
 from ._candidates import BestThresholds, choose, new_candidate_block, store_best
 from ._categorical import search_categorical
@@ -73,6 +74,8 @@ def search(prob, nodes, P, starts, sizes, ids, record):
             search_categorical(prob, b, cb, f, allowed[f])
 
     choose(prob, nodes, ids, cb, b.w_node, record)
+    if nodes.forced_spec:
+        _forced.apply(prob, nodes, b, cb, record)
 
 
 def allowed_features(prob, constant, draws=None):

@@ -35,17 +35,25 @@ class Step:
         splits (None for multiway)
     n_children_samples, children_impurity : per child
     n_left, n_right, impurity_left, impurity_right : binary splits only
+    forced : True for a split imposed by ``forced_splits`` (these come first)
+    best_gain : the gain of the split the algorithm would have chosen at the
+        node (its best candidate, as ranked by its criterion and rules, even
+        one ``min_impurity_decrease`` would have stopped; NaN if no split was
+        possible there); equal to ``gain`` for a split not forced
     candidates : DataFrame, best first, one row per feature evaluated (built on
-        first access)
+        first access); at a forced node, also the forced split, the one
+        marked ``chosen`` (and ``forced``)
     """
 
     __slots__ = ("index", "node", "depth", "feature", "feature_name", "kind", "threshold",
                  "branches", "n_node_samples", "weighted_n_node_samples", "impurity",
                  "gain", "improvement", "split_info", "gain_ratio", "children", "left",
                  "right", "n_children_samples", "children_impurity", "n_left", "n_right",
-                 "impurity_left", "impurity_right", "_est", "_candidates")
+                 "impurity_left", "impurity_right", "forced", "best_gain", "_est",
+                 "_candidates")
 
-    def __init__(self, est, tree, index, node, names=None, categories=None):
+    def __init__(self, est, tree, index, node, names=None, categories=None, forced=False,
+                 best_gain=None):
         self._est = est
         self._candidates = None
         self.index = index
@@ -74,6 +82,8 @@ class Step:
         self.improvement = float(tree.split_improvement[node])
         self.split_info = float(tree.split_info[node])
         self.gain_ratio = self.gain / self.split_info if self.split_info > 0 else float("nan")
+        self.forced = bool(forced)
+        self.best_gain = self.gain if best_gain is None else float(best_gain)
 
     @property
     def candidates(self):
@@ -90,6 +100,7 @@ class Step:
         else:
             rule = f"{self.feature_name} in {' | '.join(self.branches)}"
         return (f"Step({self.index}: node {self.node} at depth {self.depth}, {rule}, "
+                f"{'forced, ' if self.forced else ''}"
                 f"gain={self.gain:.4g}, improvement={self.improvement:.4g})")
 
 
@@ -99,12 +110,16 @@ class Steps(Sequence):
     thousands of them, and a fit is mostly never replayed split by split).
 
     ``nodes`` is the split node of each step, in order, as an array.
+    ``forced`` and ``best_gain`` (arrays over the tree's nodes, or None: no
+    split forced) give each step's ``forced`` and ``best_gain``.
     """
 
-    def __init__(self, est, tree, nodes, names=None, categories=None):
+    def __init__(self, est, tree, nodes, names=None, categories=None, forced=None,
+                 best_gain=None):
         self._est, self._tree = est, tree
         self.nodes = np.asarray(nodes, dtype=np.intp)
         self._names, self._categories = names, categories
+        self._forced, self._best_gain = forced, best_gain
         self._made = [None] * len(self.nodes)
 
     def __len__(self):
@@ -120,8 +135,11 @@ class Steps(Sequence):
             raise IndexError("step index out of range")
         step = self._made[i]
         if step is None:  # (two threads may both make it: the same values)
-            step = self._made[i] = Step(self._est, self._tree, i, int(self.nodes[i]),
-                                        self._names, self._categories)
+            node = int(self.nodes[i])
+            forced = self._forced is not None and bool(self._forced[node])
+            step = self._made[i] = Step(self._est, self._tree, i, node, self._names,
+                                        self._categories, forced,
+                                        self._best_gain[node] if forced else None)
         return step
 
     def __repr__(self):
@@ -198,10 +216,72 @@ J48_COLUMNS = {
 }
 
 
+def _same_split(block, col, forced):
+    """Whether the forced split is its feature's own best candidate."""
+    f = forced["feature"]
+    if not block.evaluated[f, col] or np.isnan(block.gain[f, col]):
+        return False
+    if forced["branch"] is None:
+        return bool(block.threshold[f, col] == forced["threshold"])
+    cat = block.categorical.get((int(f), int(col)))
+    return cat is not None and np.array_equal(cat[0], forced["branch"])
+
+
+def _forced_row(forced, names, category_labels):
+    """The candidate-table row of a forced split (see :func:`candidate_frame`)."""
+    f = int(forced["feature"])
+    if forced["branch"] is None:
+        t = _fmt(forced["threshold"])
+        children = f"<= {t} | > {t}"
+    else:
+        children = " | ".join(categorical_branch_labels(forced["branch"],
+                                                        category_labels[f]))
+    sizes = [int(v) if float(v).is_integer() else float(v) for v in forced["n_children"]]
+    weights = list(map(float, forced["w_children"]))
+    imps = list(map(float, forced["impurity_children"]))
+    binary = len(sizes) == 2
+    si = forced["split_info"]
+    return {
+        "feature": names[f],
+        "feature_index": f,
+        "kind": KIND_NAMES[int(forced["kind"])],
+        "threshold": float(forced["threshold"]),
+        "children": children,
+        "gain": float(forced["gain"]),
+        "gain_ratio": float(forced["gain"] / si) if si > 0 else np.nan,
+        "split_info": float(si),
+        "improvement": float(forced["improvement"]),
+        "missing_fraction": float(forced["missing_fraction"]),
+        "impurity_left": imps[0] if binary else np.nan,
+        "impurity_right": imps[1] if binary else np.nan,
+        "n_left": sizes[0] if binary else np.nan,
+        "n_right": sizes[1] if binary else np.nan,
+        "weighted_n_left": weights[0] if binary else np.nan,
+        "weighted_n_right": weights[1] if binary else np.nan,
+        "children_impurity": tuple(imps),
+        "children_samples": tuple(sizes),
+        # (chosen by hand: the algorithm's rules did not rank it)
+        "eligible": False,
+        "chosen": True,
+        "forced": True,
+    }
+
+
 def candidate_frame(block, col, names, category_labels, chosen, by_ratio):
-    """The per-feature table of one node's search, best first."""
+    """The per-feature table of one node's search, best first.
+
+    At a forced node (``block.forced`` holds the column) the forced split is
+    the row marked ``chosen`` and ``forced``: its feature's own row when it is
+    that feature's best split, else a row of its own (listed besides every
+    feature's best).
+    """
     import pandas as pd
 
+    forced = (getattr(block, "forced", None) or {}).get(col)
+    forced_here = False
+    if forced is not None:
+        forced_here = _same_split(block, col, forced)
+        chosen = forced["feature"] if forced_here else -1
     feats = np.flatnonzero(block.evaluated[:, col])
     g = block.gain[feats, col]
     si = block.split_info[feats, col]
@@ -246,7 +326,10 @@ def candidate_frame(block, col, names, category_labels, chosen, by_ratio):
             "children_samples": tuple(sizes),
             "eligible": bool(block.eligible[f, col]),
             "chosen": bool(f == chosen),
+            "forced": bool(forced_here and f == chosen),
         })
+    if forced is not None and not forced_here:
+        rows.append(_forced_row(forced, names, category_labels))
     frame = pd.DataFrame(rows)
     extra = getattr(block, "j48", None)
     if extra is not None and not frame.empty:

@@ -4,10 +4,12 @@ filled with the message's ``values``.
 
 The user's names and the numbers go over unchanged; a few values that are
 the engine's own English phrases (what a refused file is, the delimiter,
-why ``splitter='hist'`` does not apply) have their Chinese in
-:data:`VALUES_ZH`.  A ``TreeFileError`` (a scikit-learn tree or ``.skops``
-file that is not opened) is worded from its codes by
-:func:`tree_file_error`, with :data:`TREE_FILE_ZH` and :data:`PROBLEMS_ZH`.
+why ``splitter='hist'`` or ``forced_splits`` does not apply, the side of a
+forced split) have their Chinese in :data:`VALUES_ZH`, and a forced split's
+path (``node``, "root → left") is worded by :func:`forced_path`.  A
+``TreeFileError`` (a scikit-learn tree or ``.skops`` file that is not
+opened) is worded from its codes by :func:`tree_file_error`, with
+:data:`TREE_FILE_ZH` and :data:`PROBLEMS_ZH`.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 from .. import PROBLEMS, TREE_FILE_MESSAGES, TreeFileError, problem_text
 
 __all__ = ["MESSAGES_ZH", "VALUES_ZH", "TREE_FILE_ZH", "PROBLEMS_ZH", "message",
-           "tree_file_error"]
+           "tree_file_error", "forced_path"]
 
 MESSAGES_ZH = {
     # the estimators
@@ -38,6 +40,43 @@ MESSAGES_ZH = {
     "poisson_sum": "目标值之和不是正数，而泊松回归要求它为正。",
     "bad_cv": "交叉验证的折数 cv 必须是 [2, n_samples={n_samples}] 中的整数；当前为 {cv!r}。",
     "pep_regressor": "悲观剪枝统计误分类的样本，只适用于分类树，不适用于回归树。",
+    # forced_splits ({node}: the forced split's path, in Chinese)
+    "forced_refused": "这里不能使用 forced_splits：{why}。",
+    "forced_not_json": "forced_splits 不是有效的 JSON：{detail}。",
+    "forced_too_long": "forced_splits 的 JSON 文本有 {size:,} 个字符，超过 dtree 读取的上限 {limit:,} 个。",
+    "forced_too_deep": "forced_splits 的结点“{node}”：强制划分嵌套超过 {limit} 层。",
+    "forced_too_many": "forced_splits 含有超过 {limit:,} 个强制划分。",
+    "forced_not_object": ("forced_splits 的结点“{node}”：强制划分应是含有 'feature' 的字典（JSON 对象）；"
+                          "得到的是 {got}。"),
+    "forced_unknown_key": ("forced_splits 的结点“{node}”：未知的键 {keys}。强制划分含有 'feature'，"
+                           "以及 'threshold'（数值特征）、'categories'（子集划分）或 'branches'（多路划分），"
+                           "和 'left'/'right'。"),
+    "forced_no_feature": "forced_splits 的结点“{node}”：没有给出 'feature'。",
+    "forced_unknown_feature": ("forced_splits 的结点“{node}”：{feature!r} 不是 X 的特征"
+                               "（请给出 0 到 {last} 的编号或特征名）。"),
+    "forced_bad_threshold": "forced_splits 的结点“{node}”：阈值 {threshold!r} 不是有限的数。",
+    "forced_numeric_form": ("forced_splits 的结点“{node}”：“{name}”是数值特征；它的划分用 'threshold'"
+                            "（x <= 阈值的样本分到左侧），而不是 'categories' 或 'branches'。"),
+    "forced_subset_form": ("forced_splits 的结点“{node}”：“{name}”是类别特征，划分为两组（multiway=False）；"
+                           "它的划分用 'categories'（分到左侧的类别组成的非空列表），而不是 'threshold' 或 "
+                           "'branches'。"),
+    "forced_multiway_form": ("forced_splits 的结点“{node}”：“{name}”是类别特征，每个类别一个分支"
+                             "（multiway=True）；它的划分只用 'branches'：从类别（每个至多一次）到其下的强制划分"
+                             "或 null 的字典。"),
+    "forced_unknown_category": "forced_splits 的结点“{node}”：{category!r} 不是“{name}”的类别。",
+    "forced_max_depth": ("forced_splits 的结点“{node}”：该结点的深度为 {depth}，而 max_depth={max_depth} "
+                         "不允许划分这个深度的结点。"),
+    "forced_leaf_budget": ("forced_splits 含有 {n} 个强制划分，超过 max_leaf_nodes={max_leaf_nodes} "
+                           "允许的 {budget} 次划分。"),
+    "forced_empty_side": "forced_splits 的结点“{node}”：按“{name}”的这个划分使{side}分支没有样本。",
+    "forced_one_category": ("forced_splits 的结点“{node}”：只有 {n} 个“{name}”的类别到达该结点；"
+                            "多路划分至少需要两个。"),
+    "forced_min_samples_split": ("forced_splits 的结点“{node}”：该结点有 {n} 个样本，少于划分所需的 {min} 个"
+                                 "（min_samples_split，至少为 2 × min_samples_leaf）。"),
+    "forced_min_samples_leaf": ("forced_splits 的结点“{node}”：这个划分使{side}分支只有 {n} 个样本，"
+                                "少于 min_samples_leaf={min}。"),
+    "forced_min_weight_leaf": ("forced_splits 的结点“{node}”：这个划分使{side}分支的权重为 {weight:.4g}，"
+                               "小于 min_weight_fraction_leaf 所要求的 {min:.4g}。"),
     "sample_not_numeric": "特征“{name}”是数值特征；得到的是 {value!r}。",
     "sample_infinite": "特征“{name}”：决策树无法处理无穷大的取值。",
     # reading a table: errors
@@ -124,8 +163,34 @@ VALUES_ZH = {
         "missing='c4.5' splits rows into fractions": "missing='c4.5' 会把样本按比例拆分",
         "criterion='absolute_error' cannot be computed from bin sums":
             "criterion='absolute_error' 无法由各箱的统计量之和算出",
+        # why forced_splits does not apply
+        "splitter='hist' searches bins, not the rows' values":
+            "splitter='hist' 在分箱上搜索，而不是在样本的取值上",
     },
+    # the side of a forced split (a multiway branch is its category, unchanged)
+    "side": {"left": "左", "right": "右"},
 }
+
+#: The steps of a forced split's path ("root → left → right"); a multiway
+#: branch's step is its category, which stays as it is.
+_PATH_ZH = {"root": "根", "left": "左", "right": "右"}
+
+
+def forced_path(path: str, lang: str = "en") -> str:
+    """A forced split's path (a ``CodedError``'s ``node`` value, e.g.
+    ``"root → left"``) in ``lang``."""
+    if lang != "zh":
+        return path
+    return " → ".join(_PATH_ZH.get(step, step) for step in path.split(" → "))
+
+
+def _value_zh(name, value):
+    if not isinstance(value, str):
+        return value
+    if name == "node":
+        return forced_path(value, "zh")
+    return VALUES_ZH[name].get(value, value) if name in VALUES_ZH else value
+
 
 def message(said, lang: str = "en") -> str:
     """One of the engine's messages (an exception or a note) in ``lang``:
@@ -139,8 +204,7 @@ def message(said, lang: str = "en") -> str:
     values = getattr(said, "values", None)
     if template is None or not isinstance(values, dict):
         return str(said)
-    shown = {k: VALUES_ZH[k].get(v, v) if k in VALUES_ZH and isinstance(v, str) else v
-             for k, v in values.items()}
+    shown = {k: _value_zh(k, v) for k, v in values.items()}
     return template.format(**shown)
 
 

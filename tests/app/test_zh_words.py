@@ -507,6 +507,10 @@ def coded_messages():
     error(lambda: prediction.normalise_sample(
         DecisionTreeClassifier().fit(pd.DataFrame({"f": [0.0, 1.0]}), [0, 1]),
         {"f": float("inf")}))
+    # forced_splits: one refused spec per rule
+    from tests.helpers.forced_cases import BAD
+    for bad in BAD:
+        error(bad.fit)
     # reading a table
     workbook = _io.BytesIO()
     with pd.ExcelWriter(workbook) as writer:
