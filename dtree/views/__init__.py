@@ -14,6 +14,8 @@ hold (grown here or opened from scikit-learn) can be shown:
 * ``narration``: the Grow page's sentences (each step, stop reasons, captions);
 * ``inspector``: the Grow page's node inspector (titles, formulas, candidate
   tables, gain charts);
+* ``nodepics``: a node's training rows against its split feature, and the
+  confusion matrix of the tree at a step;
 * ``pruneview``: the pruning sequences, curves and trees;
 * ``learn``: the worked examples of the Learn page;
 * ``datatext``: the Data page's sentences and shown tables;

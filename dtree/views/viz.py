@@ -573,3 +573,128 @@ def bar_figure(labels, counts, title, xaxis_title="", lang="en"):
                            marker_color=[class_colour(i) for i in range(len(labels))]))
     return _layout(fig, title, 380, xaxis_title=xaxis_title,
                    yaxis_title=_say(lang, "rows", "样本数"))
+
+
+# ---------------------------------------------------------------------------
+# A node's rows, and the confusion matrix (numbers from dtree.views.nodepics)
+# ---------------------------------------------------------------------------
+
+
+def _node_title(node, feature, lang):
+    return _say(lang, f"node #{node}: its rows by {_plain(feature, 40)}",
+                f"结点 #{node}：按 {_plain(feature, 40)} 分组的样本")
+
+
+def _legend_below(fig, title, feature, lang):
+    """A node figure's layout: the legend in rows under the axis, so that
+    long class names leave the plot its width."""
+    _layout(fig, title, 460, xaxis_title=_plain(feature, 48),
+            yaxis_title=_say(lang, "rows", "样本数"))
+    fig.update_layout(legend={"orientation": "h", "x": 0, "y": -0.22, "yanchor": "top"},
+                      margin={"b": 110})
+    return fig
+
+
+def _count(v) -> str:
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.2f}"
+
+
+def node_histogram_figure(edges, counts, classes, feature, threshold, sides, node, lang="en"):
+    """A numeric split's node: its rows per bin (``edges``) stacked by class
+    (``counts``: classes × bins), the threshold as a dashed line, and each
+    class's rows on either side (``sides``: 2 × classes) in the legend."""
+    import plotly.graph_objects as go
+
+    edges = np.asarray(edges, dtype=float)
+    centres, widths = (edges[:-1] + edges[1:]) / 2, np.diff(edges)
+    fig = go.Figure()
+    for i, c in enumerate(classes):
+        if not counts[i].any():
+            continue
+        fig.add_trace(go.Bar(
+            x=centres, y=counts[i], width=widths, name=(
+                f"{_plain(c, 24)} ({_say(lang, 'left', '左')} {_count(sides[0, i])}, "
+                f"{_say(lang, 'right', '右')} {_count(sides[1, i])})"),
+            marker={"color": class_colour(i), "line": {"color": "#fff", "width": 0.5}},
+            hovertemplate="%{x:.4g}: %{y}<extra>" + _plain(c, 24) + "</extra>"))
+    if np.isfinite(threshold):
+        fig.add_vline(x=threshold, line={"color": "#000", "width": 3, "dash": "dash"},
+                      annotation_text=f"≤ {threshold:.4g}", annotation_font_size=FONT_SIZE - 2)
+    fig.update_layout(barmode="stack", bargap=0)
+    return _legend_below(fig, _node_title(node, feature, lang), feature, lang)
+
+
+def category_counts_figure(labels, counts, classes, feature, branches, node, lang="en"):
+    """A categorical split's node: its rows per category (``labels``),
+    stacked by class (``counts``: classes × categories); ``branches`` names
+    the branch each category goes to ("" to name none)."""
+    import plotly.graph_objects as go
+
+    ticks = [_plain(v, 24) + (f" → {b}" if b else "") for v, b in zip(labels, branches)]
+    slots = list(range(len(ticks)))
+    fig = go.Figure()
+    for i, c in enumerate(classes):
+        if counts[i].any():
+            fig.add_trace(go.Bar(x=slots, y=counts[i], name=_plain(c, 24),
+                                 marker_color=class_colour(i),
+                                 hovertemplate="%{y}<extra>" + _plain(c, 24) + "</extra>"))
+    fig.update_layout(barmode="stack")
+    fig.update_xaxes(tickvals=slots, ticktext=ticks)
+    return _legend_below(fig, _node_title(node, feature, lang), feature, lang)
+
+
+def node_scatter_figure(x, y, feature, spans, values, threshold, stat, node, lang="en"):
+    """A regression node: its rows (feature ``x``, target ``y``) and each
+    child's value (``values``) as a segment over its ``spans`` (numeric: (lo,
+    hi) pairs; categorical: one category label each, drawn as a wide mark)."""
+    import plotly.graph_objects as go
+
+    fig = go.Figure(go.Scattergl(x=x, y=y, mode="markers", name=_say(lang, "rows", "样本"),
+                                 marker={"color": OKABE_ITO[4], "size": 6, "opacity": 0.6}))
+    colour = OKABE_ITO[5]
+    if threshold is not None:
+        for k, ((lo, hi), v) in enumerate(zip(spans, values)):
+            fig.add_trace(go.Scatter(
+                x=[lo, hi], y=[v, v], mode="lines", showlegend=False,
+                name=f"{stat} {v:.4g}", line={"color": colour, "width": 4}))
+            fig.add_annotation(x=(lo + hi) / 2, y=v, text=f"{stat} {v:.4g}", showarrow=False,
+                               yshift=14, font={"size": FONT_SIZE - 2, "color": colour})
+        if np.isfinite(threshold):
+            fig.add_vline(x=threshold, line={"color": "#000", "width": 2, "dash": "dash"},
+                          annotation_text=f"≤ {threshold:.4g}",
+                          annotation_font_size=FONT_SIZE - 2)
+    else:
+        fig.add_trace(go.Scatter(x=list(spans), y=list(values), mode="markers",
+                                 name=_say(lang, f"branch {stat}", f"分支{stat}"),
+                                 marker={"symbol": "line-ew", "size": 44, "color": colour,
+                                         "line": {"color": colour, "width": 4}}))
+        fig.update_xaxes(type="category")
+    return _layout(fig, _node_title(node, feature, lang), 420, xaxis_title=_plain(feature, 48),
+                   yaxis_title=_say(lang, "target", "目标值"))
+
+
+def confusion_figure(matrix, classes, accuracy, which, step, lang="en"):
+    """Counts of true class (rows) against predicted class (columns), with
+    the accuracy in the title; ``which`` is "train" or "test"."""
+    import plotly.graph_objects as go
+
+    n = len(classes)
+    names = [_plain(c, 20) for c in classes]
+    slots = list(range(n))
+    fig = go.Figure(go.Heatmap(
+        z=matrix, x=slots, y=slots, colorscale="Blues", showscale=False, zmin=0,
+        text=[[f"{v:,}" for v in row] for row in matrix],
+        texttemplate="%{text}" if n <= 20 else None,
+        textfont={"size": FONT_SIZE - 2 if n <= 8 else FONT_SIZE - 6},
+        hovertemplate=_say(lang, "true %{customdata[0]}, predicted %{customdata[1]}: %{z}",
+                           "真实 %{customdata[0]}，预测 %{customdata[1]}：%{z}") + "<extra></extra>",
+        customdata=[[[a, b] for b in names] for a in names]))
+    fig.update_xaxes(tickvals=slots, ticktext=names, side="bottom")
+    fig.update_yaxes(tickvals=slots, ticktext=names, autorange="reversed")
+    rows = _say(lang, "train", "训练集") if which == "train" else _say(lang, "test", "测试集")
+    score = "–" if not np.isfinite(accuracy) else f"{accuracy:.3f}"
+    title = _say(lang, f"{rows}, step {step}: accuracy {score}",
+                 f"{rows}，第 {step} 步：准确率 {score}")
+    return _layout(fig, title, 120 + 60 * min(n, 10) + 40,
+                   xaxis_title=_say(lang, "predicted class", "预测类别"),
+                   yaxis_title=_say(lang, "true class", "真实类别"))

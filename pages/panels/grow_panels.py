@@ -1,6 +1,6 @@
 """The tabs below the Grow page's tree: node inspector, prediction,
-importances, decision regions, scores (accuracy or R²), growth orders and
-export, each computed only while open.
+importances, decision regions, scores (accuracy or R²), the confusion
+matrix, growth orders and export, each computed only while open.
 
 ``panels_view(fit, tree, step, ...)`` draws them into the current container;
 the open tab is ``panel`` in the session (and the URL), by its label in the
@@ -15,7 +15,7 @@ import numpy as np
 import streamlit as st
 
 from dtree.views.vocabulary import text
-from dtree.views import explain, narration, viz
+from dtree.views import explain, narration, nodepics, viz
 from pages.panels.inspector_panel import needs_data, node_inspector
 from pages.state.session import lang, tr
 
@@ -26,7 +26,8 @@ def panels(model):
     """The tabs' labels, (English, Chinese)."""
     score = ("Accuracy", "准确率") if hasattr(model, "classes_") else ("R²", "R²")
     return [("Node inspector", "结点检查"), ("Prediction", "预测"), ("Importances", "特征重要性"),
-            ("Decision regions", "决策区域"), score, ("Growth orders", "生长顺序"),
+            ("Decision regions", "决策区域"), score, ("Confusion matrix", "混淆矩阵"),
+            ("Growth orders", "生长顺序"),
             ("Export", "导出")]
 
 
@@ -39,7 +40,7 @@ def panels_view(fit, tree, step, *, imported=False, title="tree"):
         for label in panels(model):
             if state.get("panel") in label:
                 state["panel"] = label[lang() == "zh"]
-    inspector, predict, importance, regions, accuracy, orders, export = st.tabs(
+    inspector, predict, importance, regions, accuracy, matrix, orders, export = st.tabs(
         labels, key="panel", on_change="rerun")
     if inspector.open is not False:
         with inspector:
@@ -61,6 +62,10 @@ def panels_view(fit, tree, step, *, imported=False, title="tree"):
         with accuracy:
             if not needs_data(fit):
                 score_panel(fit, step)
+    if matrix.open:
+        with matrix:
+            if not needs_data(fit):
+                confusion_panel(fit, step)
     if orders.open:
         from pages.panels.orders_panel import growth_orders_panel
         with orders:
@@ -104,3 +109,27 @@ def score_panel(fit, step):
     st.plotly_chart(viz.score_figure(train, test, step, metric, lang=lang()), key="scores")
     st.markdown(narration.score_sentence(train, test, step, metric, len(fit.prep.y_test) > 0,
                                          lang()))
+
+
+def confusion_panel(fit, step):
+    """True against predicted class of the tree at ``step``, train and test
+    side by side (a regression tree has its scores instead)."""
+    model = fit.model
+    if not hasattr(model, "classes_"):
+        st.info(tr("A regression tree predicts numbers, not classes: its R² tab scores it.",
+                   "回归树预测的是数值而不是类别：请看它的 R² 标签页。"), icon=":material/info:")
+        return
+    tree, p = fit.tree_at(step), fit.prep
+    parts = [("train", fit.X_train_encoded, p.y_train)]
+    if len(p.y_test):
+        parts.append(("test", fit.X_test_encoded, p.y_test))
+    for column, (which, X, y) in zip(st.columns(len(parts)), parts):
+        figure, note = fit.view(("confusion", int(step), which, lang()), lambda: (
+            nodepics.confusion_view(tree, X, y, model.classes_, which, step, lang())))
+        with column:
+            st.plotly_chart(figure, key=f"confusion_{which}")
+            if note:
+                st.caption(note)
+    st.caption(tr("Rows: the true class; columns: the class the tree predicts at this step. "
+                  "The diagonal holds the rows it gets right.",
+                  "行：真实类别；列：决策树在这一步预测的类别。对角线上是预测正确的样本。"))

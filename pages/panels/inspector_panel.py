@@ -1,6 +1,7 @@
 """The Grow page's node inspector tab: pick a node (from the list, or on a
 map of the tree), read what happened to it with its formulas, its candidate
-splits, and the gain of every split of one feature.
+splits, a picture of its training rows against its split feature, and the
+gain of every split of one feature.
 
 What is shown is built by :mod:`dtree.views.inspector`; this module reads
 the session and draws.  Session keys: ``inspect`` (the node picked, None
@@ -13,7 +14,7 @@ only while open), ``curve_feature_<node>`` (the feature of the gain chart).
 
 import streamlit as st
 
-from dtree.views import inspector, viz
+from dtree.views import inspector, nodepics, viz
 from pages.state import imported
 from pages.runtime.memory import arrow
 from pages.state.session import lang, tr
@@ -77,6 +78,8 @@ def node_inspector(fit, tree, step):
     with right:
         st.subheader(inspector.node_heading(tree, index, shown, lang()))
         show(inspector.node_blocks(model, tree, index, shown, s, step, lang()))
+        if s is not None and len(fit.prep.y_train):
+            node_picture(fit, s, shown)
     if s is not None:
         candidates_and_curve(fit, s, shown)
 
@@ -92,6 +95,18 @@ def show(blocks):
             st.table(arrow(value), hide_index=True)
         else:
             st.markdown(value)
+
+
+def node_picture(fit, s, nid):
+    """The node's training rows against its split feature (the split made
+    at it, or to be made)."""
+    picture = fit.view(("node_picture", nid, lang()), lambda: nodepics.node_picture(
+        fit.model, fit.X_train_encoded, fit.y_codes, fit.routes_train, nid, s, lang()))
+    if picture.figure is not None:
+        st.plotly_chart(picture.figure, key=f"node_picture_{nid}")
+    st.caption(picture.caption)
+    if picture.missing:
+        st.caption(picture.missing)
 
 
 def candidates_and_curve(fit, s, nid):

@@ -35,7 +35,7 @@ class Fit:
     #: candidate tables the class looked at (each computed once, not per click).
     VIEW_BYTES = 8 * MB
     #: The lazily computed attributes counted in :attr:`nbytes`.
-    LAZY = ("X_train_encoded", "routes_train", "y_codes", "scores", "step_of_node")
+    LAZY = ("X_train_encoded", "X_test_encoded", "routes_train", "y_codes", "scores", "step_of_node")
 
     def __init__(self, model, prep, base=None):
         self.model = model
@@ -86,6 +86,11 @@ class Fit:
     def X_train_encoded(self):
         """The training rows as the tree reads them (float32, category codes)."""
         return explain.encode(self.model, self.prep.X_train)
+
+    @cached_property
+    def X_test_encoded(self):
+        """The test rows as the tree reads them."""
+        return explain.encode(self.model, self.prep.X_test)
 
     @cached_property
     def routes_train(self):

@@ -201,7 +201,7 @@ def test_grow_page_text_follows_the_steps_in_chinese():
     assert "左侧 38 个样本，右侧 76 个；增益 0.3" in text
     assert at.subheader[0].value == "结点 #0：深度 0，114 个样本"
     assert [t.label for t in at.tabs] == ["结点检查", "预测", "特征重要性", "决策区域", "准确率",
-                                          "生长顺序", "导出"]
+                                          "混淆矩阵", "生长顺序", "导出"]
     cand = [t.value for t in at.table][0]
     assert list(cand.columns)[:5] == ["选中", "特征", "划分", "增益", "信息增益比"]
     assert "✔" in list(cand["选中"])
