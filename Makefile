@@ -5,7 +5,8 @@
 #   make test     install test deps + chromium + graphviz + weka + redis-server, run the whole pytest suite
 #   make test-fast the quick tier: engine, views, tables and rooms (no app, browser or Weka)
 #   make bench    run bench/bench.py (its uploads table drives chromium)
-#   make loadtest a class on one link: bench/classroom.py (about 8 min, not in make test)
+#   make loadtest a class on one link and a class vote: bench/classroom.py (about 16 min,
+#                 not in make test)
 #   make clean    remove the venv, caches and test artifacts
 #
 # Stamp files in .venv record what was installed, so pip only runs again
@@ -116,10 +117,15 @@ bench: $(TEST_STAMP) chromium
 	$(BIN)/python bench/bench.py
 
 # 1, 10 and 30 students stepping through (2 of them in Chromium), then 60
-# sessions uploading different 20k-row CSVs; traffic only to 127.0.0.1.
-loadtest: $(TEST_STAMP) chromium
+# sessions uploading different 20k-row CSVs, then a class vote of 100
+# students (bench/room.py): on one app process, and on two sharing their
+# rooms through a redis-server the run starts itself; traffic only to
+# 127.0.0.1.
+loadtest: $(TEST_STAMP) chromium redis-server
 	$(BIN)/python bench/classroom.py class --sizes 1,10,30
 	$(BIN)/python bench/classroom.py uploads --sessions 60 --after 150
+	$(BIN)/python bench/classroom.py room --students 100
+	$(BIN)/python bench/classroom.py room --students 100 --processes 2 --redis
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis tests/browser/artifacts

@@ -1,9 +1,10 @@
 """A class on one link: load test of one app process.
 
-    make loadtest                                  # the whole run (about 8 minutes)
+    make loadtest                                  # the whole run (about 16 minutes)
     .venv/bin/python bench/classroom.py class --sizes 1,10,30
     .venv/bin/python bench/classroom.py cpu --clicks 40 [--no-post-gc] [--no-freeze]
     .venv/bin/python bench/classroom.py uploads --sessions 60 --after 150
+    .venv/bin/python bench/classroom.py room --students 100 [--processes 2 --redis]
 
 Starts the app with ``streamlit run`` on a free port of 127.0.0.1 (all
 traffic stays on this machine) and simulates students:
@@ -32,6 +33,12 @@ traffic stays on this machine) and simulates students:
   janitor, pages/runtime/memory.py, drops it within 10 s after that).  With
   ``DTREE_MEMDEBUG=<file>`` in the environment the server appends what it
   holds (RSS, caches) to that file every 10 s.
+
+* ``room``: a class vote, in bench/room.py (its docstring says what is
+  timed): a presenter in Chromium opens a vote, ``--students`` lightweight
+  students join by its link, vote (some change their vote) and follow the
+  presenter's next step; one app process, or ``--processes 2`` sharing
+  their rooms through a redis-server started here.
 
 Every loop is bounded in count and in time.  ``--server-arg`` passes options
 to ``streamlit run`` (e.g. ``--server-arg=--runner.postScriptGC=true``).
@@ -137,8 +144,9 @@ class ClientCPU:
     driver and Chromium), sampled every 0.5 s so that processes which exit
     (a closed page's renderer) keep the CPU seen last."""
 
-    def __init__(self, server_pid: int):
-        self.server_pid = server_pid
+    def __init__(self, server_pid):
+        # (an int, or several: the app processes and a redis-server)
+        self.servers = {server_pid} if isinstance(server_pid, int) else set(server_pid)
         self.seen = {}
         self.task = None
 
@@ -155,7 +163,7 @@ class ClientCPU:
         out, stack = {}, [os.getpid()]
         while stack:
             for child, cpu in parents.get(stack.pop(), []):
-                if child != self.server_pid:
+                if child not in self.servers:
                     out[child] = cpu
                     stack.append(child)
         return out
@@ -220,6 +228,8 @@ class Student:
         self.urls_responses = {}
         self.query = ""
         self.max_step, self.n_clicked = 0, 0  # a fresh session starts at step 0
+        self.n_finished = 0  # script runs finished (fragments' included)
+        self.full_runs = []  # when each full run started (epoch s, its new_session)
         self.token = generate_xsrf_token_string()
         self._reader = None
         self.trace = [] if os.environ.get("CLASSROOM_TRACE") else None
@@ -271,10 +281,14 @@ class Student:
                     msg.delta.new_element.WhichOneof("type")))
             if kind == "new_session":
                 ns = msg.new_session
-                # a full run starts: the browser drops the fragments' timers
-                for task in self.timers.values():
-                    task.cancel()
-                self.timers.clear()
+                if not msg.metadata.run.fragment_ids:
+                    # a full run starts: the browser drops the fragments'
+                    # timers (a fragment's run keeps them)
+                    for task in self.timers.values():
+                        task.cancel()
+                    self.timers.clear()
+                    if len(self.full_runs) < 100:
+                        self.full_runs.append(time.time())
                 self.running = True
                 self.session_id = ns.initialize.session_id or self.session_id
                 self.page_hash = ns.page_script_hash or self.page_hash
@@ -292,10 +306,12 @@ class Student:
                     self.timers[fid] = asyncio.create_task(
                         self._timer(fid, msg.auto_rerun.interval))
             elif kind == "stop_auto_rerun":
-                for task in self.timers.values():
-                    task.cancel()
-                self.timers.clear()
+                for fid in msg.stop_auto_rerun.fragment_ids:
+                    task = self.timers.pop(fid, None)
+                    if task is not None:
+                        task.cancel()
             elif kind == "script_finished":
+                self.n_finished += 1
                 if msg.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                     self.running = False
                     self.finished.set()
@@ -703,8 +719,12 @@ async def run_uploads(args):
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["room"]:  # a class vote: bench/room.py, which imports this module
+        import room
+        return room.main(argv[1:])
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("scenario", choices=["class", "cpu", "uploads", "all"])
+    p.add_argument("scenario", choices=["class", "cpu", "uploads", "room", "all"])
     p.add_argument("--sizes", default="1,10,30")
     p.add_argument("--clicks", type=int, default=10)
     p.add_argument("--think", type=float, default=0.6, help="mean pause after a tree (s)")

@@ -202,8 +202,8 @@ def render(measured: dict[str, Measured], info: dict[str, str]) -> str:
         "",
         *targets_table(measured),
         "",
-        "`make loadtest` (a class on one link) has targets of its own: see "
-        "[lecture-room.md](lecture-room.md).",
+        "`make loadtest` (a class on one link, and a class vote of 100 students) has "
+        "targets of its own: see [lecture-room.md](lecture-room.md).",
         "",
     ]
     return "\n".join(lines)

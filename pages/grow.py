@@ -19,7 +19,7 @@ from pages.state import imported
 from pages.state.url_state import write_view_to_url
 from pages.panels.grow_panels import panels_view
 from pages.panels import tree_view, vote_panel
-from pages.state.room_session import hosting, push_view
+from pages.state.room_session import push_view
 from pages.runtime.prefetch import prefetch_for_this_session
 
 SPEEDS = {"slow (2 s)": 2.0, "medium (1 s)": 1.0, "fast (0.5 s)": 0.5}
@@ -111,13 +111,12 @@ playing = bool(state.get("playing", False)) and n_steps > 0
 speed = SPEEDS.get(state.get("speed"), 1.0)
 
 
-hosting_room = hosting() is not None  # (a class vote's tally is read every second)
-
-
-@st.fragment(run_every=speed if playing else 1.0 if hosting_room else None)
+@st.fragment(run_every=speed if playing else None)
 def stepper():
-    if state.get("playing", False) != playing or (hosting() is not None) != hosting_room:
-        st.rerun()  # Play/Pause, or a room opened, changes run_every
+    # (a class vote's tally polls the room in a fragment of its own:
+    # pages/panels/vote_panel.py's tally_panel)
+    if state.get("playing", False) != playing:
+        st.rerun()  # Play/Pause changes run_every
     if playing and time.monotonic() - state.get("last_tick", 0.0) >= 0.8 * speed:
         state["last_tick"] = time.monotonic()
         if shown_step() < n_steps:

@@ -23,6 +23,10 @@ from pages.state import room_session
 from pages.state.session import lang, step_button, tr
 
 
+#: How often the presenter's tally reads the room, in seconds.
+TALLY_SECONDS = 0.5
+
+
 def room_link(code: str) -> str:
     """The students' link: this server's address (as the presenter's browser
     reached it) with /join?room=CODE."""
@@ -91,7 +95,8 @@ def qr_svg(link: str) -> str:
 
 
 def panel(fit, room) -> None:
-    """The code, the link, the QR code, the tally or the reveal."""
+    """The code, the link, the QR code, and the tally or the reveal (a
+    fragment of its own: it alone reads the room while the class votes)."""
     vote, code = room.vote, room.code
     link = room_link(code)
     st.markdown(f"### {tr('Room', '课堂')} `{code}`")
@@ -100,6 +105,23 @@ def panel(fit, room) -> None:
         top = st.columns([1, 1], vertical_alignment="center")
         top[0].image(qr_svg(link), width=150)
         top[1].code(link, language=None, wrap_lines=True)
+    tally_panel(fit, code, vote.node, vote.step, qr_shown=not vote.revealed)
+
+
+@st.fragment(run_every=TALLY_SECONDS)
+def tally_panel(fit, code, node, step, qr_shown=False) -> None:
+    """The live tally, or the reveal, of the vote on ``node`` at ``step``.
+
+    Only this fragment reruns on its timer, not the stepper around it: a
+    timer's rerun carries the browser's widget values and URL as they were
+    when it was sent, so a stepper on a timer could be sent back a step by
+    a rerun that left before a click's run had drawn the new step."""
+    room = open_room_vote(step)
+    if room is None or room.code != code or room.vote.node != node:
+        return  # the vote is over; the stepper's next run takes the panel away
+    vote = room.vote
+    if vote.revealed and qr_shown:
+        st.rerun()  # once: the whole panel again, the reveal's table in the QR code's place
     tally = vote.tally()
     if vote.revealed:
         st.dataframe(votetext.reveal_table(fit.model, vote.node, tally, lang()),

@@ -30,6 +30,9 @@ from pages.state.url_state import URL_STATE
 STEP_KEYS = ("step", "cmp_step", "prune_step")
 #: What a follower keeps its own: its language and its presenter switch.
 OWN_KEYS = ("lang", "present", "room")
+#: The step of each stepping page (by its url_path), which a view always
+#: carries: the URL leaves out a step at its default (0).
+PAGE_STEPS = {"": "step", "compare": "cmp_step", "prune": "prune_step"}
 
 _store = None
 _store_lock = threading.Lock()
@@ -56,10 +59,14 @@ def joined() -> dict | None:
 
 
 def current_view(page: str) -> dict:
-    """The presenter's view as the room keeps it: the page and the link's
-    parameters (without the presenter's own language and switch)."""
+    """The presenter's view as the room keeps it: the page, the link's
+    parameters (without the presenter's own language and switch) and the
+    page's step, also at 0 (so that followers go back to the first step)."""
     view = {k: [str(v) for v in st.query_params.get_all(k)] for k in st.query_params
             if k not in OWN_KEYS}
+    step = PAGE_STEPS.get(page)
+    if step is not None and step in st.session_state:  # (the first step is not in the URL)
+        view[step] = [str(int(st.session_state[step] or 0))]
     view["page"] = [page]
     return view
 

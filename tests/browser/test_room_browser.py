@@ -2,7 +2,8 @@
 opens a vote with V; students on phones (360x740, in English and Chinese)
 open the room's link, vote and change a vote; the projector's tally counts
 them; A reveals the ranking; the students read the verdict and follow the
-presenter's next step.  A student's page offers no presenter control.
+presenter's next step, and back to the first.  A student's page offers no
+presenter control.
 Screenshots go to tests/browser/artifacts/room/."""
 
 import re
@@ -107,6 +108,13 @@ def test_a_class_votes_on_the_next_split_sees_the_reveal_and_follows(browser, ap
                 "() => document.querySelectorAll('[data-testid=\"stGraphVizChart\"] g.node')"
                 ".length === 3")
         shoot(students[0], "student-follows-en")
+
+        press(presenter, "Home")  # back to the first step, which the URL leaves out
+        presenter.wait_for_function("() => !/[?&]step=/.test(location.search)")
+        for student in students:
+            student.wait_for_function(
+                "() => document.querySelectorAll('[data-testid=\"stGraphVizChart\"] g.node')"
+                ".length === 1")
     finally:
         for page in [presenter, *students]:
             page.context.close()
