@@ -227,6 +227,22 @@ def _same_split(block, col, forced):
     return cat is not None and np.array_equal(cat[0], forced["branch"])
 
 
+def _children_columns(sizes, weights, imps) -> dict:
+    """A candidate row's columns of its children: both sides of a binary
+    split (NaN for a multiway one) and every child's impurity and size."""
+    binary = len(sizes) == 2
+    return {
+        "impurity_left": imps[0] if binary else np.nan,
+        "impurity_right": imps[1] if binary else np.nan,
+        "n_left": sizes[0] if binary else np.nan,
+        "n_right": sizes[1] if binary else np.nan,
+        "weighted_n_left": weights[0] if binary else np.nan,
+        "weighted_n_right": weights[1] if binary else np.nan,
+        "children_impurity": tuple(imps),
+        "children_samples": tuple(sizes),
+    }
+
+
 def _forced_row(forced, names, category_labels):
     """The candidate-table row of a forced split (see :func:`candidate_frame`)."""
     f = int(forced["feature"])
@@ -239,7 +255,6 @@ def _forced_row(forced, names, category_labels):
     sizes = [int(v) if float(v).is_integer() else float(v) for v in forced["n_children"]]
     weights = list(map(float, forced["w_children"]))
     imps = list(map(float, forced["impurity_children"]))
-    binary = len(sizes) == 2
     si = forced["split_info"]
     return {
         "feature": names[f],
@@ -252,14 +267,7 @@ def _forced_row(forced, names, category_labels):
         "split_info": float(si),
         "improvement": float(forced["improvement"]),
         "missing_fraction": float(forced["missing_fraction"]),
-        "impurity_left": imps[0] if binary else np.nan,
-        "impurity_right": imps[1] if binary else np.nan,
-        "n_left": sizes[0] if binary else np.nan,
-        "n_right": sizes[1] if binary else np.nan,
-        "weighted_n_left": weights[0] if binary else np.nan,
-        "weighted_n_right": weights[1] if binary else np.nan,
-        "children_impurity": tuple(imps),
-        "children_samples": tuple(sizes),
+        **_children_columns(sizes, weights, imps),
         # (chosen by hand: the algorithm's rules did not rank it)
         "eligible": False,
         "chosen": True,
@@ -304,7 +312,6 @@ def candidate_frame(block, col, names, category_labels, chosen, by_ratio):
             imps = [float(block.impurity_left[f, col]), float(block.impurity_right[f, col])]
         else:
             children, sizes, weights, imps = "", [], [], []
-        binary = len(sizes) == 2
         rows.append({
             "feature": names[f],
             "feature_index": int(f),
@@ -316,14 +323,7 @@ def candidate_frame(block, col, names, category_labels, chosen, by_ratio):
             "split_info": float(si[i]),
             "improvement": float(block.improvement[f, col]),
             "missing_fraction": float(block.missing_fraction[f, col]),
-            "impurity_left": imps[0] if binary else np.nan,
-            "impurity_right": imps[1] if binary else np.nan,
-            "n_left": sizes[0] if binary else np.nan,
-            "n_right": sizes[1] if binary else np.nan,
-            "weighted_n_left": weights[0] if binary else np.nan,
-            "weighted_n_right": weights[1] if binary else np.nan,
-            "children_impurity": tuple(imps),
-            "children_samples": tuple(sizes),
+            **_children_columns(sizes, weights, imps),
             "eligible": bool(block.eligible[f, col]),
             "chosen": bool(f == chosen),
             "forced": bool(forced_here and f == chosen),
