@@ -14,6 +14,7 @@ from dtree.tables.dataset import default_target
 from dtree.views.links import md
 from pages.panels import compare_panels as panels
 from pages.panels import tree_view
+from pages.state import room_stage
 from pages.panels.stepping import move, moves, step_buttons
 from pages.runtime.caches import fitted, prepared
 from pages.state.parameters import chosen_parameters
@@ -174,6 +175,8 @@ if present:
                  width="content")
     keys_legend(tr("W whole trees · D details", "W 整棵树 · D 细节"))
 step = int(state.get("cmp_step", step)) if max_steps else 0
+room_stage.say(tr(f"Compare · {md(table.title)}", f"比较 · {md(table.title)}"),
+               tr(f"**Step {step} of {max_steps}**", f"**第 {step} 步（共 {max_steps} 步）**"))
 
 
 def set_columns(configs, params):

@@ -14,6 +14,7 @@ from dtree.tables.prepare import PRESETS, criteria_for
 from dtree.tables.choices import GROWTH
 from dtree.views.links import md
 from pages.panels import tree_view
+from pages.state import room_stage
 from pages.state.session import lang, tr
 
 #: DOT font size in presenter mode: drawn large, scaled down to the window.
@@ -98,7 +99,7 @@ def _presenter_tree(cell, head, i, label, profile, k, divergence, window):
         dot = compare.highlight_dot(dot, compare.node_at(tree, divergence.path))
     with cell:
         with st.container(key=f"tree_box_cmp{i + 1}"):
-            st.graphviz_chart(dot, width="content")
+            room_stage.draw_tree(dot, f"**{md(label)}**", width="content")
         if info["depth_cut"] is not None:
             st.caption(words.depth_cut(info["depth_cut"], lang()))
 
@@ -142,7 +143,7 @@ def trees(configs, step, divergence, n_configs, per_row, present, places=None):
                 node = compare.node_at(profile.tree(k), divergence.path)
                 if node is not None:
                     dot = compare.highlight_dot(dot, node)
-            st.graphviz_chart(dot, width="content")
+            room_stage.draw_tree(dot, f"**{md(label)}**", width="content")
             st.markdown(words.tree_caption(profile, k, lang()))
             if info["depth_cut"] is not None:
                 st.caption(words.depth_cut(info["depth_cut"], lang()))
