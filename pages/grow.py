@@ -136,10 +136,10 @@ def stepper():
     edges = "samples" if state.get("edges") else None  # (the sidebar's edge widths)
     # presenter mode: drawn large, then scaled down to the window (app.py's CSS)
     room = vote_panel.open_room_vote(step)  # (a vote beside the tree: it gets 62%)
-    dot, info = step_dot(fit, step, rankdir=tree_direction(),
-                         fontsize=PRESENTER_FONT if present else size,
-                         path=prediction_path(step), lang=lang(), compact=present,
-                         edge_width=edges, **tree_view.options(0.62 if room else 1.0))
+    drawing = dict(rankdir=tree_direction(), fontsize=PRESENTER_FONT if present else size,
+                   path=prediction_path(step), compact=present, edge_width=edges,
+                   **tree_view.options(0.62 if room else 1.0))
+    dot, info = step_dot(fit, step, lang=lang(), **drawing)
     if present:
         with st.container(key="narration"):
             narrate(step, title=heading_short)
@@ -147,7 +147,7 @@ def stepper():
     with where[0].container(key="tree_box"):
         room_stage.draw_tree(dot, width="content")
     write_view_to_url()  # (a click in this fragment reruns it alone, not app.py)
-    room_stage.say(heading_short, narration.step_sentence(model, step, lang()))
+    room_stage.grow_step(fit, table, preset, step, drawing, lang())
     push_view("")  # (and a presenter's room follows it, as soon as the tree is drawn)
     if room:
         with where[1].container(key="vote_panel"):

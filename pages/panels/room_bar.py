@@ -16,6 +16,7 @@ import streamlit as st
 from dtree.views import votetext
 from dtree.views.links import md
 from pages.room.model import Ballot
+from pages.room.stage import in_language
 from pages.room.store import RoomError
 from pages.room.watch import seen_by_students
 from pages.runtime import push
@@ -101,7 +102,8 @@ def _bar(pushed: bool) -> None:
 
 def stage_view(store, room) -> None:
     """The presenter's stage as its page drew it (pages/room/stage.py): the
-    title, the lines and the trees, in the presenter's language."""
+    title, the lines and the trees, in the student's language where the
+    page gave it (the Grow page does), else in the presenter's."""
     try:
         stage = store.stage(room.code)
     except RoomError as error:
@@ -115,11 +117,12 @@ def stage_view(store, room) -> None:
             st.info(tr("The presenter's page has no tree to follow right now.",
                        "讲者当前的页面没有可跟随的决策树。"), icon=":material/info:")
             return
-        if stage["title"]:
-            st.markdown(f"**{stage['title']}**")
-        for line in stage["lines"]:
+        shown = in_language(stage, lang())  # (the presenter's, unless also given in ours)
+        if shown["title"]:
+            st.markdown(f"**{shown['title']}**")
+        for line in shown["lines"]:
             st.markdown(line)
-        for caption, dot in stage["trees"]:
+        for caption, dot in shown["trees"]:
             if caption:
                 st.markdown(caption)
             st.graphviz_chart(dot, width="content")

@@ -31,6 +31,27 @@ MAX_STAGE_LINE = 2_000
 MAX_STAGE_DOT = 1_500_000
 
 
+#: The languages a stage may be given in besides its own.
+STAGE_LANGUAGES = ("en", "zh")
+
+
+def _words_and_trees(part: object) -> dict | None:
+    """``part``'s title, lines and trees, checked and cut to the bounds (the
+    trees' DOT not yet counted), or None."""
+    if not isinstance(part, dict):
+        return None
+    title, lines, trees = part.get("title"), part.get("lines"), part.get("trees")
+    if not (isinstance(title, str) and isinstance(lines, (list, tuple))
+            and isinstance(trees, (list, tuple))
+            and all(isinstance(x, str) for x in lines)
+            and all(isinstance(p, (list, tuple)) and len(p) == 2
+                    and all(isinstance(x, str) for x in p) for p in trees)):
+        return None
+    return {"title": title[:MAX_STAGE_LINE],
+            "lines": [line[:MAX_STAGE_LINE] for line in lines[:MAX_STAGE_LINES]],
+            "trees": [[caption[:MAX_STAGE_LINE], dot] for caption, dot in trees[:MAX_STAGE_TREES]]}
+
+
 def checked_stage(stage: object) -> dict | None:
     """A stage as the room keeps it, or None when it is not one.
 
@@ -39,31 +60,47 @@ def checked_stage(stage: object) -> dict | None:
     stage : object
         A dict with ``"page"`` (str), ``"title"`` (str), ``"lines"`` (list
         of str) and ``"trees"`` (list of [caption, DOT] pairs of str; a
-        caption may be empty).
+        caption may be empty); optionally ``"lang"`` (the language of those,
+        one of :data:`STAGE_LANGUAGES`) and ``"also"``: the same title,
+        lines and trees in other languages, ``{lang: {"title", "lines",
+        "trees"}}``.
 
     Returns
     -------
     dict or None
-        The same keys; lines beyond :data:`MAX_STAGE_LINES` and trees beyond
-        :data:`MAX_STAGE_TREES` dropped; ``"trees"`` emptied and
-        ``"too_large"`` True when their DOT passes :data:`MAX_STAGE_DOT`.
-        None if a key is missing or a value has the wrong type.
+        The same keys (``"lang"`` None and ``"also"`` empty when not
+        given); lines beyond :data:`MAX_STAGE_LINES` and trees beyond
+        :data:`MAX_STAGE_TREES` dropped; every tree dropped and
+        ``"too_large"`` True when their DOT, all languages together, passes
+        :data:`MAX_STAGE_DOT`.  None if a key is missing or a value has the
+        wrong type.
     """
-    if not isinstance(stage, dict):
+    if not isinstance(stage, dict) or not isinstance(stage.get("page"), str):
         return None
-    page, title = stage.get("page"), stage.get("title")
-    lines, trees = stage.get("lines"), stage.get("trees")
-    if not (isinstance(page, str) and isinstance(title, str)
-            and isinstance(lines, (list, tuple)) and isinstance(trees, (list, tuple))
-            and all(isinstance(x, str) for x in lines)
-            and all(isinstance(p, (list, tuple)) and len(p) == 2
-                    and all(isinstance(x, str) for x in p) for p in trees)):
+    own = _words_and_trees(stage)
+    language = stage.get("lang")
+    also = stage.get("also", {})
+    if own is None or language not in (None, *STAGE_LANGUAGES) or not isinstance(also, dict):
         return None
-    trees = [[caption[:MAX_STAGE_LINE], dot] for caption, dot in trees[:MAX_STAGE_TREES]]
-    too_large = sum(len(dot) for _, dot in trees) > MAX_STAGE_DOT
-    return {"page": page[:40], "title": title[:MAX_STAGE_LINE],
-            "lines": [line[:MAX_STAGE_LINE] for line in lines[:MAX_STAGE_LINES]],
-            "trees": [] if too_large else trees, "too_large": too_large}
+    others = {}
+    for other, part in also.items():
+        checked = _words_and_trees(part)
+        if other not in STAGE_LANGUAGES or other == language or checked is None:
+            return None
+        others[other] = checked
+    parts = [own, *others.values()]
+    too_large = sum(len(dot) for part in parts for _, dot in part["trees"]) > MAX_STAGE_DOT
+    if too_large:
+        for part in parts:
+            part["trees"] = []
+    return {"page": stage["page"][:40], **own, "lang": language, "also": others,
+            "too_large": too_large}
+
+
+def in_language(stage: dict, language: str) -> dict:
+    """The title, lines and trees of a checked ``stage`` in ``language`` when
+    it was given in it, else in its own language."""
+    return stage["also"].get(language, stage)
 
 
 def stage_to_text(stage: dict) -> str:

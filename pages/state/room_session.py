@@ -94,7 +94,8 @@ def push_view(page: str) -> None:
     if host is None:
         return
     view = current_view(page)
-    stage = room_stage.current(page) or {"page": page, "title": "", "lines": [], "trees": []}
+    stage = (room_stage.current(page, st.session_state.get("lang", "en"))
+             or {"page": page, "title": "", "lines": [], "trees": []})
     # the view names its stage, so that a new stage is a new view to the followers
     digest = hashlib.blake2b(json.dumps(stage, sort_keys=True).encode(), digest_size=8)
     view["stage"] = [digest.hexdigest()]

@@ -115,6 +115,7 @@ def test_a_class_votes_on_the_next_split_sees_the_reveal_and_follows(browser, ap
             student.wait_for_function(stage_shows(3, "Step 1 of|第 1 步"))
             assert student.locator(".st-key-stepbar").count() == 0  # (no page of their own)
         shoot(students[0], "student-follows-en")
+        shoot(students[2], "student-follows-zh")
 
         # a student explores on their own from the presenter's view, and comes back
         students[0].locator(".st-key-room_explore button").click()

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from pages.room.model import Ballot
 from pages.room.stage import (
-    MAX_STAGE_DOT, MAX_STAGE_LINES, MAX_STAGE_TREES, checked_stage, stage_from_text,
-    stage_to_text,
+    MAX_STAGE_DOT, MAX_STAGE_LINES, MAX_STAGE_TREES, checked_stage, in_language,
+    stage_from_text, stage_to_text,
 )
 from pages.room.store import RoomError
 from pages.room.watch import RoomWatcher, seen_by_students
@@ -34,7 +34,7 @@ def test_a_stage_is_kept_beside_its_room_and_set_by_the_presenter_only(store):
     assert store.stage(code) is None  # (nothing drawn yet)
     store.set_view(code, secret, dict(VIEW, step=["1"]), stage(lines=["**Step 1 of 5:**"]))
     kept = store.stage(code.lower())
-    assert kept == dict(stage(lines=["**Step 1 of 5:**"]), too_large=False)
+    assert kept == dict(stage(lines=["**Step 1 of 5:**"]), lang=None, also={}, too_large=False)
     with pytest.raises(RoomError) as refused:
         store.set_view(code, "not the secret", VIEW, stage(title="hijacked"))
     assert refused.value.code == "not_presenter"
@@ -59,10 +59,25 @@ def test_a_stage_that_is_not_one_is_refused(store):
     assert store.stage(code) is None
 
 
+def test_a_stage_in_two_languages_is_read_in_either():
+    zh = {"title": "鸢尾花 · CART", "lines": ["**第 0 步**"], "trees": [["", TREE]]}
+    checked = checked_stage(dict(stage(), lang="en", also={"zh": zh}))
+    assert in_language(checked, "zh") == zh
+    assert in_language(checked, "en")["title"] == "Iris · CART"
+    assert in_language(checked_stage(stage()), "zh")["title"] == "Iris · CART"  # (only its own)
+    for bad in ({"fr": zh}, {"en": zh}, {"zh": dict(zh, trees="x")}, ["zh"]):
+        assert checked_stage(dict(stage(), lang="en", also=bad)) is None
+    assert checked_stage(dict(stage(), lang="fr")) is None
+
+
 def test_a_stage_too_large_keeps_its_words_and_says_so():
     big = stage(trees=[("", "x" * (MAX_STAGE_DOT // 2 + 1))] * 2)
     checked = checked_stage(big)
     assert checked["trees"] == [] and checked["too_large"] and checked["title"] == big["title"]
+    # the languages' trees count together
+    half = {"title": "", "lines": [], "trees": [["", "x" * (MAX_STAGE_DOT // 2 + 1)]]}
+    checked = checked_stage(dict(stage(trees=half["trees"]), lang="en", also={"zh": half}))
+    assert checked["too_large"] and checked["trees"] == [] and checked["also"]["zh"]["trees"] == []
     many = stage(lines=[f"line {i}" for i in range(20)], trees=[("", TREE)] * 9)
     checked = checked_stage(many)
     assert len(checked["lines"]) == MAX_STAGE_LINES and len(checked["trees"]) == MAX_STAGE_TREES
