@@ -75,7 +75,7 @@ def split_parts(model, node=0, lang="en"):
     if not tree.children_of(node):
         return NO_SPLIT
     feature = int(tree.feature[node])
-    name = str(model.feature_names_in_[feature])
+    name = str(model.feature_names_[feature])
     if int(tree.kind[node]) == NUMERIC:
         cut = float(tree.threshold[node])
         if cut == math.inf:
