@@ -338,6 +338,7 @@ def score_figure(scores, full_score=None, metric="accuracy", where="test", lang=
                       annotation_position="top", annotation_font_size=FONT_SIZE - 2)
     fig.update_yaxes(visible=False, range=[-0.6, 0.8])
     fig.update_xaxes(title_text=f"{metric} ({rows})")
-    title = t(lang, f"{metric} of the {len(finite)} resampled trees on held-out rows",
+    title = t(lang, f"{metric[:1].upper()}{metric[1:]} of the {len(finite)} resampled trees "
+                    "on held-out rows",
               f"{len(finite)} 棵重抽样树在留出样本上的{metric}")
     return _layout(fig, title, 300)

@@ -33,6 +33,8 @@ VIEWS = [
     ("compare-4", "/compare?data=wine&cmp_n=4&cmp_step=99"),
     # the Compare page's resamples view: presenter mode, and as a student sees it
     ("compare-resamples", "/compare?data=penguins&cmp_mode=resamples&cmp_n=3&cmp_step=3"),
+    ("compare-resamples-charts",
+     "/compare?data=penguins&cmp_mode=resamples&cmp_n=3&cmp_step=3&cmp_rchart=scores"),
     ("compare-resamples-page",
      "/compare?data=penguins&cmp_mode=resamples&cmp_step=3&present=false"),
     ("prune-default", "/prune?data=wine"),
@@ -44,6 +46,10 @@ VIEWS = [
     ("prune-ebp", "/prune?data=penguins&preset=C4.5&prune_view=EBP+(C4.5)", ("en",)),
     ("prune-ebp", "/prune?data=penguins&preset=C4.5&prune_view=EBP（C4.5）", ("zh",)),
 ]
+
+#: Views whose picture is taken scrolled to an element (a selector), below
+#: the trees.
+SCROLL_TO = {"compare-resamples-charts": ".st-key-cmp_rchart"}
 
 
 def take(views=VIEWS, languages=("en", "zh"), out: Path = SCREENS) -> list[Path]:
@@ -61,6 +67,11 @@ def take(views=VIEWS, languages=("en", "zh"), out: Path = SCREENS) -> list[Path]
                     present = "" if "present=" in path else "present=true&"
                     open_app(page, f"{url}{path}{sep}{present}lang={lang}")
                     wait_for_drawn(page)
+                    if name in SCROLL_TO:
+                        page.locator(SCROLL_TO[name]).scroll_into_view_if_needed()
+                        page.evaluate("() => document.querySelector("
+                                      f"{SCROLL_TO[name]!r}).scrollIntoView()")
+                        wait_for_drawn(page)
                     target = out / f"{name}-{lang}-1280x720.png"
                     page.screenshot(path=str(target))
                     page.context.close()
