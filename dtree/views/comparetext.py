@@ -336,7 +336,8 @@ def instability_sentence(root_features, n_same, n, escape=str, lang="en") -> str
                  for f, c in root_features.items()]
         head = t(lang, f"Root feature over {n} trees: ", f"{n} 棵树的根结点特征：") + \
             t(lang, ", ", "，").join(parts)
-    same = t(lang, f"; {n_same} of {n} are the same tree as the one on all rows.",
+    verb = "is" if n_same == 1 else "are"
+    same = t(lang, f"; {n_same} of {n} {verb} the same tree as the one on all rows.",
              f"；其中 {n_same} 棵与全部样本上的树完全相同。")
     return head + same
 

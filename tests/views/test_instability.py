@@ -151,7 +151,7 @@ def test_agreement_with_the_tree_on_all_rows():
     n_same = sum(g is None for g in got)
     sentence = comparetext.instability_sentence(instability.root_features(found.estimators),
                                                 n_same, 25)
-    assert f"{n_same} of 25 are the same tree" in sentence
+    assert f"{n_same} of 25 {'is' if n_same == 1 else 'are'} the same tree" in sentence
 
 
 def test_shown_resamples_put_different_roots_first():
