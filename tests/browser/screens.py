@@ -1,6 +1,6 @@
 """The documentation's screenshots (docs/screens/), taken as the audience
-sees the app: headless Chromium at 1280x720, presenter mode, in English and
-Chinese.  Run with ``make screens``; look at every picture before linking it.
+sees the app: headless Chromium at 1280x720, presenter mode (unless a
+view's link says ``present=false``), in English and Chinese.  Run with ``make screens``; look at every picture before linking it.
 
 Not a test: it serves the app on a free local port (the browser tests'
 ``serve``) and waits for the app's own signals before each picture."""
@@ -31,6 +31,12 @@ VIEWS = [
     ("compare-default", "/compare?data=wine&cmp_step=99"),
     ("compare-2", "/compare?data=wine&cmp_step=99"),
     ("compare-4", "/compare?data=wine&cmp_n=4&cmp_step=99"),
+    # the Compare page's resamples view: presenter mode, and as a student sees it
+    ("compare-resamples", "/compare?data=penguins&cmp_mode=resamples&cmp_n=3&cmp_step=3"),
+    ("compare-resamples-charts",
+     "/compare?data=penguins&cmp_mode=resamples&cmp_n=3&cmp_step=3&cmp_rchart=scores"),
+    ("compare-resamples-page",
+     "/compare?data=penguins&cmp_mode=resamples&cmp_step=3&present=false"),
     ("prune-default", "/prune?data=wine"),
     ("prune-two", "/prune?data=wine&prune_trees=two"),
     # (the Prune page's view is bound to the link by its label, in the
@@ -40,6 +46,10 @@ VIEWS = [
     ("prune-ebp", "/prune?data=penguins&preset=C4.5&prune_view=EBP+(C4.5)", ("en",)),
     ("prune-ebp", "/prune?data=penguins&preset=C4.5&prune_view=EBP（C4.5）", ("zh",)),
 ]
+
+#: Views whose picture is taken scrolled to an element (a selector), below
+#: the trees.
+SCROLL_TO = {"compare-resamples-charts": ".st-key-cmp_rchart"}
 
 
 def take(views=VIEWS, languages=("en", "zh"), out: Path = SCREENS) -> list[Path]:
@@ -54,8 +64,14 @@ def take(views=VIEWS, languages=("en", "zh"), out: Path = SCREENS) -> list[Path]
                     page = browser.new_context(viewport={"width": 1280, "height": 720}
                                                ).new_page()
                     sep = "&" if "?" in path else "?"
-                    open_app(page, f"{url}{path}{sep}present=true&lang={lang}")
+                    present = "" if "present=" in path else "present=true&"
+                    open_app(page, f"{url}{path}{sep}{present}lang={lang}")
                     wait_for_drawn(page)
+                    if name in SCROLL_TO:
+                        page.locator(SCROLL_TO[name]).scroll_into_view_if_needed()
+                        page.evaluate("() => document.querySelector("
+                                      f"{SCROLL_TO[name]!r}).scrollIntoView()")
+                        wait_for_drawn(page)
                     target = out / f"{name}-{lang}-1280x720.png"
                     page.screenshot(path=str(target))
                     page.context.close()
