@@ -32,6 +32,7 @@ from .vocabulary import t
 from . import explain
 from .. import DecisionTreeClassifier, OKABE_ITO, make_criterion
 from .orders import root_paths, signatures
+from .viz import drawn_dot, step_words, tree_font_size
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 #: The four impurities of the calculator, in display order.
@@ -748,3 +749,22 @@ def lookahead_lesson(X: pd.DataFrame, y, criterion="gini", categorical=()) -> Lo
                           "threshold": table["threshold"], "children": table["children"]})
     gains = gains.sort_values("score", ascending=False, kind="stable").reset_index(drop=True)
     return LookaheadLesson(result, gains, criterion, int((~complete).sum()))
+
+
+def lesson_dot(model, criterion, lang="en", brief=False) -> str:
+    """DOT of one of the lesson's trees, drawn as the app draws trees, each
+    split with its gain (gain ratio under ``criterion="gain_ratio"``) and
+    no step outlined; ``brief``: brief boxes in a smaller font (presenter
+    mode, whose zoom would push the leaves of two trees side by side below
+    a 720-pixel screen)."""
+    steps = model.steps_
+    tree = model.tree_at(len(steps))
+    index = {int(nid): i for i, nid in enumerate(tree.node_ids)}
+    words = step_words(criterion, lang)
+    ratio = criterion == "gain_ratio"
+    lines = {index[s.node]: [f"{words['gain_ratio']} = {s.gain_ratio:.3f}" if ratio
+                             else f"{words['gain']} = {abs(s.gain) if s.gain == 0 else s.gain:.3f}"]
+             for s in steps}
+    dot, _ = drawn_dot(model, tree, label_lines=lines, lang=lang, details=not brief, compact=brief,
+                       fontsize=15 if brief else tree_font_size(tree.n_leaves))
+    return dot

@@ -14,7 +14,7 @@ import streamlit as st
 
 from dtree import CodedError
 from dtree.tables.prepare import CLASSIFICATION_CRITERIA
-from dtree.views import learn, viz
+from dtree.views import learn
 from dtree.views import learntext as words
 from dtree.views.links import md
 from dtree.views.vocabulary import text
@@ -60,14 +60,35 @@ def _current_lesson():
 
 def _tree(lesson, which):
     model = lesson.result.greedy if which == "greedy" else lesson.result.estimator
-    dot, _ = viz.step_dot(model, len(model.steps_), lang=lang(), compact=presenting())
     st.markdown(f"**{words.tree_heading(lesson, which, lang())}**")
-    st.graphviz_chart(dot, width="stretch")
+    st.graphviz_chart(learn.lesson_dot(model, lesson.criterion, lang(), brief=presenting()),
+                      width="content")
+
+
+def _trees(lesson):
+    with st.container(key="look_trees"):
+        left, right = st.columns(2, gap="medium")
+        with left:
+            _tree(lesson, "greedy")
+        with right:
+            _tree(lesson, "lookahead")
+
+
+def _verdict(lesson):
+    lost, verdict = words.lookahead_verdict(lesson, md, lang())
+    if lost:
+        st.warning(verdict, icon=":material/trending_down:")
+    else:
+        st.success(verdict, icon=":material/check:")
 
 
 def lookahead_panel():
-    """The lesson: the table to use, the verdict, both trees, the root gains."""
-    st.markdown(text(words.TEXTS, "lookahead", lang()))
+    """The lesson: the question, the table to use, the verdict, both trees,
+    the root gains.  In presenter mode the trees come first, then the
+    verdict, and the question last, so that the first screen shows the
+    trees."""
+    if not presenting():
+        st.markdown(text(words.TEXTS, "lookahead", lang()))
     source = url_choice(tr("Table", "数据表"), ["xor", "current"], key="look_data",
                         default="xor", format_func=words.lookahead_sources(lang()).get)
     try:
@@ -78,20 +99,17 @@ def lookahead_panel():
         return
     if lesson is None:
         return
-    lost, verdict = words.lookahead_verdict(lesson, md, lang())
-    if lost:
-        st.warning(verdict, icon=":material/trending_down:")
-    else:
-        st.success(verdict, icon=":material/check:")
     if lesson.left_out:
         st.warning(words.left_out_note(lesson.left_out, lang()), icon=":material/warning:")
-    with st.container(key="look_trees"):
-        left, right = st.columns(2, gap="medium")
-        with left:
-            _tree(lesson, "greedy")
-        with right:
-            _tree(lesson, "lookahead")
+    if presenting():  # the trees first, headed by their accuracies
+        _trees(lesson)
+        _verdict(lesson)
+    else:
+        _verdict(lesson)
+        _trees(lesson)
     st.markdown(words.misled_text(lesson, md, lang()))
     st.dataframe(words.root_gains_table(lesson, lang()), hide_index=True,
                  key="look_gains_table")
+    if presenting():
+        st.markdown(text(words.TEXTS, "lookahead", lang()))
     st.caption(text(words.TEXTS, "lookahead_scope", lang()))
