@@ -48,6 +48,7 @@ from ._estimator import PRESETS, feature_importances, tree_input
 from ._colours import CLASS_COLOURS, OKABE_ITO, node_fills
 from ._export import export_graphviz, text_em
 from ._export_text import export_text
+from ._lookahead import Lookahead, lookahead_tree
 from ._tree_view import is_missing_split
 from ._median import sad_prefix
 from ._resample import MAX_RESAMPLES, RESAMPLE_METHODS, ResampledTrees, resampled_trees
@@ -87,6 +88,7 @@ __all__ += ["PruneResult", "PruneStep", "PruningPath", "PruningSequence", "ccp_c
             "pessimistic_prune", "pruning_path", "pruning_sequence", "reduced_error_prune"]
 __all__ += ["export_graphviz", "export_text"]
 __all__ += ["MAX_RESAMPLES", "RESAMPLE_METHODS", "ResampledTrees", "resampled_trees"]
+__all__ += ["Lookahead", "lookahead_tree"]
 # what dtree.views and dtree.tables use (see the module docstring)
 __all__ += ["CLASS_COLOURS", "is_missing_split", "text_em"]
 __all__ += ["FEATURE_THRESHOLD", "KIND_NAMES", "NEEDS_DATA", "NUMERIC", "OKABE_ITO", "add_errors",

@@ -17,7 +17,8 @@ from tests.browser.conftest import (APP_PATH, CHROMIUM, CHROMIUM_ARGS, REPO_ROOT
 
 SCREENS = REPO_ROOT / "docs" / "screens"
 #: (name, path[, languages]): each taken in both languages unless it says,
-#: as NAME-LANG-1280x720.png.
+#: as NAME-LANG-1280x720.png; in presenter mode unless the path says
+#: ``present=``.
 VIEWS = [
     ("grow-loan-first", "/?data=loan&preset=ID3&step=0"),
     ("grow-loan-middle", "/?data=loan&preset=ID3&step=1"),
@@ -45,6 +46,9 @@ VIEWS = [
     ("prune-steps", "/prune?data=wine&prune_view=最弱环节逐步剪枝", ("zh",)),
     ("prune-ebp", "/prune?data=penguins&preset=C4.5&prune_view=EBP+(C4.5)", ("en",)),
     ("prune-ebp", "/prune?data=penguins&preset=C4.5&prune_view=EBP（C4.5）", ("zh",)),
+    # greedy against lookahead on the XOR table, in presenter mode and not
+    ("learn-lookahead", "/learn?learn_part=lookahead&look_data=xor"),
+    ("learn-lookahead-normal", "/learn?learn_part=lookahead&look_data=xor&present=false"),
 ]
 
 #: Views whose picture is taken scrolled to an element (a selector), below
