@@ -134,9 +134,11 @@ MESSAGES = {
     "arff_too_many_values": ("This ARFF file holds more than {max:,} values ({rows:,} rows of "
                              "{columns:,} attributes so far), more than dtree reads from ARFF."),
     "arff_unreadable": "The ARFF file could not be read at line {line}: “{text}”.",
-    "arff_layout": ("Line {line} is out of place in an ARFF file: “{text}”. An ARFF file has "
-                    "@relation, then its @attribute lines, then @data and one row per line."),
-    "arff_no_data": "The ARFF file ends before its @data line: it has no rows.",
+    "arff_layout": ("Line {line} could not be read as part of an ARFF file: “{text}”. An ARFF "
+                    "file has @relation, then its @attribute lines, then @data and one row per "
+                    "line, its values separated by commas and quoted if they hold one."),
+    "arff_no_data": ("No @data line was found: this is not an ARFF file, or one without "
+                     "rows."),
     "arff_attribute": "Line {line} is not an @attribute declaration ARFF knows: “{text}”.",
     "arff_attribute_type": ("Line {line} declares a type ARFF does not have: “{text}”. The "
                             "types are numeric, integer, real, string, date and {{a list of "

@@ -50,6 +50,9 @@ _SHOWN_LINE = 60
 _COMMENT_AFTER = (re.compile(r"^(\s*@attribute\s.*\})\s*%[^}]*$", re.IGNORECASE),
                   re.compile(r"^(\s*@attribute\s+(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\S+)"
                              r"\s+(?:numeric|real|integer|string))\s*%.*$", re.IGNORECASE))
+# liac-arff unescapes values but not names: \' in a quoted name is '
+_ESCAPED = re.compile(r"\\(.)")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}
 _DECLARATION = re.compile(r"^\s*@attribute\s+(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\S+)"
                           r"\s+(?P<type>\w+)", re.IGNORECASE)
 
@@ -122,7 +125,7 @@ def read_arff(text: str, size: int | None = None, encoding: str = "UTF-8") -> Ar
     try:
         decoded = arff.ArffDecoder().decode(lines, encode_nominal=True,
                                             return_type=arff.DENSE_GEN)
-        attributes = [(str(name), kind) for name, kind in decoded["attributes"]]
+        attributes = [(_unescape(name), kind) for name, kind in decoded["attributes"]]
         _check_declarations(attributes)
         frame = _columns(decoded["data"], attributes)
     except arff.ArffException as exc:
@@ -132,7 +135,7 @@ def read_arff(text: str, size: int | None = None, encoding: str = "UTF-8") -> Ar
     except (ValueError, TypeError, IndexError, KeyError, OverflowError):
         # liac-arff lets a few broken lines through as Python's own errors
         raise ArffError("arff_unreadable", line=lines.number, text=lines.shown()) from None
-    relation = " ".join(str(decoded["relation"]).split())
+    relation = " ".join(_unescape(decoded["relation"]).split())
     notes = [Note("read_as_arff", encoding=encoding, relation=relation or "?", n=len(attributes),
                   nominal=sum(isinstance(kind, list) for _, kind in attributes))]
     strings = [name for name, kind in attributes if kind == "STRING"]
@@ -142,6 +145,11 @@ def read_arff(text: str, size: int | None = None, encoding: str = "UTF-8") -> Ar
     if lines.sparse:
         notes.append(Note("arff_sparse", n=lines.sparse))
     return ArffTable(relation, frame, notes)
+
+
+def _unescape(name) -> str:
+    """A name with ARFF's backslash escapes read."""
+    return _ESCAPED.sub(lambda m: _ESCAPES.get(m[1], m[1]), str(name))
 
 
 def _check_declarations(attributes) -> None:

@@ -107,9 +107,9 @@ MESSAGES_ZH = {
     "arff_too_many_values": ("这个 ARFF 文件的取值超过 {max:,} 个（已读 {rows:,} 行，每行 {columns:,} 个属性），"
                              "超过 dtree 从 ARFF 读取的上限。"),
     "arff_unreadable": "无法读取这个 ARFF 文件的第 {line} 行：“{text}”。",
-    "arff_layout": ("第 {line} 行在 ARFF 文件中的位置不对：“{text}”。ARFF 文件先是 @relation，然后是各 @attribute 行，"
-                    "再是 @data 和每行一个样本。"),
-    "arff_no_data": "这个 ARFF 文件在 @data 行之前就结束了：其中没有样本。",
+    "arff_layout": ("无法把第 {line} 行作为 ARFF 文件的一部分读取：“{text}”。ARFF 文件先是 @relation，然后是各 "
+                    "@attribute 行，再是 @data 和每行一个样本；取值之间用逗号分隔，含逗号的取值要加引号。"),
+    "arff_no_data": "没有找到 @data 行：这不是 ARFF 文件，或者是没有样本的 ARFF 文件。",
     "arff_attribute": "第 {line} 行不是 ARFF 能识别的 @attribute 声明：“{text}”。",
     "arff_attribute_type": ("第 {line} 行声明了 ARFF 没有的类型：“{text}”。ARFF 的类型有 numeric、integer、real、"
                             "string、date 和 {{取值列表}}。"),
