@@ -17,7 +17,8 @@ raises :class:`ArffError`, worded for the page with the line it stopped at:
   and files past :data:`MAX_ARFF_BYTES` or :data:`MAX_ARFF_CELLS` are
   refused.
 
-The parsing is liac-arff's (pure Python, about 5 s on 20 MB on one core);
+The parsing is liac-arff's (pure Python: 17 MB of numbers took 9 s on a
+busy core, about 117 MB at its peak);
 this module counts the lines it hands over, so that an error names its line,
 and turns the rows into columns a chunk at a time, so that no list of Python
 objects the size of the table is ever held.
@@ -35,8 +36,8 @@ import pandas as pd
 
 from .. import CodedError, Note
 
-#: Larger ARFF files are refused: Python reads them line by line, about
-#: 0.2 s per MB on one core, where a CSV file goes to pandas' C parser.
+#: Larger ARFF files are refused: Python reads them line by line, 0.2-0.6 s
+#: per MB on one core, where a CSV file goes to pandas' C parser.
 MAX_ARFF_BYTES = 20 * 2**20
 #: At most this many values (rows x attributes): sparse rows are read
 #: dense, and a sparse file may declare many thousands of attributes.
