@@ -119,8 +119,8 @@ MESSAGES = {
     # -- reading a table (dtree.tables.io): errors --
     "empty_file": "The file is empty (0 bytes).",
     "blank_file": "The file contains only blank space: there is no table in it.",
-    "not_a_table": ("This file is {what}, not a table. Upload a CSV, TSV, Excel (.xlsx) or "
-                    "Parquet file."),
+    "not_a_table": ("This file is {what}, not a table. Upload a CSV, TSV, Excel (.xlsx), "
+                    "Parquet or ARFF file."),
     "old_excel": ("This is an old binary Excel (.xls) or Office file, which dtree does not "
                   "read. In Excel, save it as .xlsx or CSV."),
     "fake_excel": ("This file is named like an Excel workbook but is not one (an .xlsx file "
@@ -139,14 +139,51 @@ MESSAGES = {
     "empty_sheet": "The first sheet of the workbook is empty.",
     "parquet_unreadable": "The Parquet file could not be read ({exc}).",
     "binary_file": ("This file does not look like text: it contains binary data. Upload a "
-                    "CSV, TSV, Excel (.xlsx) or Parquet file."),
+                    "CSV, TSV, Excel (.xlsx), Parquet or ARFF file."),
     "no_header": "The file has no header row.",
     "bad_header": "The header row could not be read: {detail}.",
     "unparsable": "The file could not be parsed as a table: {detail}",
+    # -- reading Weka's ARFF (dtree.tables.weka_arff): errors --
+    "arff_too_big": ("This ARFF file is {mb:.0f} MB; ARFF files are read line by line, up to "
+                     "{max_mb:.0f} MB. Save a larger one as CSV (in Weka's Explorer: Save, "
+                     "CSV) and upload that."),
+    "arff_too_many_values": ("This ARFF file holds more than {max:,} values ({rows:,} rows of "
+                             "{columns:,} attributes so far), more than dtree reads from ARFF."),
+    "arff_unreadable": "The ARFF file could not be read at line {line}: “{text}”.",
+    "arff_layout": ("Line {line} could not be read as part of an ARFF file: “{text}”. An ARFF "
+                    "file has @relation, then its @attribute lines, then @data and one row per "
+                    "line, its values separated by commas and quoted if they hold one."),
+    "arff_no_data": ("No @data line was found: this is not an ARFF file, or one without "
+                     "rows."),
+    "arff_attribute": "Line {line} is not an @attribute declaration ARFF knows: “{text}”.",
+    "arff_attribute_type": ("Line {line} declares a type ARFF does not have: “{text}”. The "
+                            "types are numeric, integer, real, string, date and {{a list of "
+                            "values}}."),
+    "arff_date": ("Line {line} declares a date attribute, which dtree does not read: “{text}”. "
+                  "Remove it, or make it numeric (Weka's filters do both), and upload again."),
+    "arff_relational": ("Line {line} declares a relational attribute (a table inside each "
+                        "row), which dtree does not read: “{text}”."),
+    "arff_repeated_name": "Line {line} declares an attribute name a second time: “{text}”.",
+    "arff_repeated_value": "The nominal attribute “{name}” declares the value “{value}” twice.",
+    "arff_undeclared_value": ("Line {line} has a value its nominal attribute does not declare: "
+                              "“{text}”."),
+    "arff_not_a_number": ("Line {line} has a value that is not a number for a numeric "
+                          "attribute: “{text}”."),
+    "arff_field_count": ("Line {line} does not have one value for each attribute declared: "
+                         "“{text}”."),
+    "arff_weights": ("Line {line} ends with an instance weight in braces, which dtree does not "
+                     "read: “{text}”. Remove the weights and upload again."),
     # -- reading a table: notes --
     "read_as_excel": "The file is an Excel workbook (whatever its name says) and was read as one.",
     "first_sheet": "The workbook has {n} sheets; the first, “{name}”, was read.",
     "read_as_text": "Read as text in {encoding}, columns separated by {delimiter}s.",
+    "read_as_arff": ("Read as Weka ARFF in {encoding}: relation “{relation}”, {n} "
+                     "attribute(s), {nominal} nominal (with their declared values, in declared "
+                     "order); ? marks a missing value."),
+    "arff_strings": ("{n} string attribute(s) ({names}) were read as text: their type comes "
+                     "from their values, as for a CSV column."),
+    "arff_sparse": ("{n} row(s) were written in sparse form: the values they leave out are 0 "
+                    "(the first declared value of a nominal attribute), as ARFF says."),
     "ragged_rows": ("{rows} row(s) had more fields than the header's {fields} and were left "
                     "out."),
     "decimal_commas": "{n} column(s) written with decimal commas (12,5) were read as numbers.",
