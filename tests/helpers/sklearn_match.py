@@ -107,7 +107,10 @@ def assert_matches_sklearn(ours, theirs, X, y, sample_weight=None, *, rtol=1e-7,
         np.testing.assert_array_equal(ours.tree_.missing_go_to_left[inner],
                                       ref.missing_go_to_left[inner])
         np.testing.assert_array_equal(ours.apply(X), leaves)
-    np.testing.assert_allclose(ours.feature_importances_, importances, rtol=rtol, atol=1e-12)
+    # (importances are normalised by their sum: where every split's decrease
+    # is rounding noise, as when a node splits for no gain, that sum is noise too)
+    if _total_decrease(ref) > 1e-9 * ref.weighted_n_node_samples[0] * max(ref.impurity[0], 1.0):
+        np.testing.assert_allclose(ours.feature_importances_, importances, rtol=rtol, atol=1e-12)
     if isinstance(ours, DecisionTreeClassifier):
         np.testing.assert_array_equal(ours.predict(X), predicted)
         value = ref.value[tree_apply(ref, X32), 0]
@@ -118,6 +121,13 @@ def assert_matches_sklearn(ours, theirs, X, y, sample_weight=None, *, rtol=1e-7,
     assert ours.get_depth() == depth
     assert ours.get_n_leaves() == n_leaves
     return ties
+
+
+def _total_decrease(t):
+    w, imp = t.weighted_n_node_samples, t.impurity
+    inner = np.flatnonzero(t.children_left != -1)
+    lft, rgt = t.children_left[inner], t.children_right[inner]
+    return float(np.sum(w[inner] * imp[inner] - w[lft] * imp[lft] - w[rgt] * imp[rgt]))
 
 
 def _depth(t):

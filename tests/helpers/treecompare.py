@@ -41,6 +41,12 @@ def _decrease(t, node):
     return w[node] * imp[node] - w[lft] * imp[lft] - w[rgt] * imp[rgt]
 
 
+def _no_gain(t, node, tie_tol):
+    """The split of ``node`` decreases the impurity by rounding noise only."""
+    size = t.weighted_n_node_samples[node] * max(abs(t.impurity[node]), 1e-3)
+    return abs(_decrease(t, node)) <= max(tie_tol * size, 1e-12)
+
+
 def _subtree_size(t, node):
     size, stack = 0, [node]
     while stack:
@@ -49,6 +55,21 @@ def _subtree_size(t, node):
         if t.children_left[n] != -1:
             stack += [t.children_left[n], t.children_right[n]]
     return size
+
+
+def _missing_left(t, node):
+    """The side missing values take at ``node`` (left when True); trees
+    without the array (the naive reference) have none, taken as right."""
+    side = getattr(t, "missing_go_to_left", None)
+    return bool(side[node]) if side is not None else False
+
+
+def _same_side(ours, a, theirs, b):
+    """Both splits send missing values the same way (or a tree has no rule)."""
+    if getattr(ours, "missing_go_to_left", None) is None or getattr(
+            theirs, "missing_go_to_left", None) is None:
+        return True
+    return _missing_left(ours, a) == _missing_left(theirs, b)
 
 
 def walk_trees(ours, theirs, *, rtol=1e-9, atol=1e-9, tie_tol=1e-9):
@@ -72,13 +93,12 @@ def walk_trees(ours, theirs, *, rtol=1e-9, atol=1e-9, tie_tol=1e-9):
         leaf_a = ours.children_left[a] == -1
         leaf_b = theirs.children_left[b] == -1
         if leaf_a != leaf_b:
-            # With fractional weights scikit-learn's running sums can leave a
-            # pure node with an impurity of a few ulps, and it then "splits" it
-            # for a zero decrease.  dtree sums each child directly (impurity
-            # exactly 0) and stops.  Only that case is tolerated.
+            # A split for no gain: whether it is made hangs on rounding (a
+            # decrease of -1e-16 is below scikit-learn's EPSILON, +1e-16 is
+            # not; with fractional weights its running sums can leave a pure
+            # node a few ulps of impurity).  Only that case is tolerated.
             split_t, split_n = (theirs, b) if leaf_a else (ours, a)
-            if (max(ours.impurity[a], theirs.impurity[b]) <= 1e-12
-                    and abs(_decrease(split_t, split_n)) <= 1e-12):
+            if _no_gain(split_t, split_n, tie_tol):
                 result.ties += 1
                 result.skipped += _subtree_size(theirs, b) - 1
                 continue
@@ -88,7 +108,8 @@ def walk_trees(ours, theirs, *, rtol=1e-9, atol=1e-9, tie_tol=1e-9):
                 f"theirs leaf={leaf_b}")
             continue
         same = (ours.feature[a] == theirs.feature[b]
-                and ours.threshold[a] == theirs.threshold[b])
+                and ours.threshold[a] == theirs.threshold[b]
+                and _same_side(ours, a, theirs, b))
         if not same:
             da, db = _decrease(ours, a), _decrease(theirs, b)
             assert abs(da - db) <= tie_tol * max(1.0, abs(db)) * scale, (
@@ -124,11 +145,6 @@ class Arrays:
         for name in self.FIELDS:
             setattr(self, name, np.array([r[name] for r in rows]))
         self.node_count = len(rows)
-
-
-def _missing_left(t, node):
-    side = getattr(t, "missing_go_to_left", None)
-    return bool(side[node]) if side is not None else False
 
 
 def _route(X, rows, feature, threshold, missing_left):
@@ -188,12 +204,12 @@ def with_our_ties(ours, theirs, X, fit_region, *, rtol=1e-9, atol=1e-9, tie_tol=
         if leaf_a and leaf_b:
             return idx
         same = (not leaf_a and not leaf_b and ours.feature[a] == t.feature[b]
-                and ours.threshold[a] == t.threshold[b])
+                and ours.threshold[a] == t.threshold[b]
+                and _same_side(ours, a, t, b))
         if not same:
             if leaf_a != leaf_b:  # the zero-decrease split of a pure node (see walk_trees)
                 split_t, split_n = (t, b) if leaf_a else (ours, a)
-                assert (max(ours.impurity[a], t.impurity[b]) <= 1e-12
-                        and abs(_decrease(split_t, split_n)) <= 1e-12), (
+                assert _no_gain(split_t, split_n, tie_tol), (
                     f"one tree splits and the other does not {where}")
             else:
                 da, db = _decrease(ours, a), _decrease(t, b)
@@ -205,7 +221,8 @@ def with_our_ties(ours, theirs, X, fit_region, *, rtol=1e-9, atol=1e-9, tie_tol=
             if leaf_a:
                 return idx
         f, thr = int(ours.feature[a]), ours.threshold[a]
-        miss = _missing_left(t, b) if same else _missing_left(ours, a)
+        has_rule = getattr(t, "missing_go_to_left", None) is not None
+        miss = _missing_left(t, b) if same and has_rule else _missing_left(ours, a)
         node.update(feature=f, threshold=thr, missing_go_to_left=int(miss))
         goes_left = _route(X, rows, f, thr, miss)
         kids = []
