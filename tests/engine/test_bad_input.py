@@ -366,7 +366,7 @@ def test_sparse_y_and_a_zero_dimensional_weight_are_type_errors_as_in_scikit_lea
         with pytest.raises(TypeError, match="Sparse data was passed for y"):
             est.fit(X, sparse.csr_matrix(np.asarray(y, dtype=float).reshape(-1, 1)))
         for weight in (np.array(0), np.array(2.0)):
-            with pytest.raises(TypeError, match=r"Singleton.* cannot be considered a valid "
-                                                r"collection"):
+            with pytest.raises(TypeError, match=r"at least 1 dimension .*got scalar "
+                                                r"`array\(\d\.\)` instead"):
                 est.fit(X, np.asarray(y, dtype=float), sample_weight=weight)
         est.fit(X, np.asarray(y, dtype=float), sample_weight=2.0)  # a plain number is fine
