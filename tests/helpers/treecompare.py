@@ -10,6 +10,11 @@ the tie is counted, and so are the nodes of ``theirs`` left uncompared below it.
 At most ``max_skipped`` of ``theirs``' nodes may be left so (a share; 0 asks
 for every node), or the comparison fails: a test whose data tie everywhere
 checks next to nothing, and must choose other data.
+
+:func:`with_our_ties` leaves nothing out: below a tie it keeps ``ours``'
+split and has the reference regrow each child on that child's rows, so that
+every node is compared (``tests/helpers/sklearn_match.py`` does this for
+scikit-learn).
 """
 
 from dataclasses import dataclass, field
@@ -29,10 +34,6 @@ class Comparison:
     skipped: int = 0       #: nodes of ``theirs`` below a tie, not checked
     total: int = 0         #: nodes of ``theirs``
     pairs: dict = field(default_factory=dict)  #: ours' node -> theirs', for every pair checked
-
-    @property
-    def skipped_share(self) -> float:
-        return self.skipped / max(self.total, 1)
 
 
 def _decrease(t, node):
@@ -207,7 +208,7 @@ def with_our_ties(ours, theirs, X, fit_region, *, rtol=1e-9, atol=1e-9, tie_tol=
                 and ours.threshold[a] == t.threshold[b]
                 and _same_side(ours, a, t, b))
         if not same:
-            if leaf_a != leaf_b:  # the zero-decrease split of a pure node (see walk_trees)
+            if leaf_a != leaf_b:  # a split for no gain (see walk_trees)
                 split_t, split_n = (t, b) if leaf_a else (ours, a)
                 assert _no_gain(split_t, split_n, tie_tol), (
                     f"one tree splits and the other does not {where}")
