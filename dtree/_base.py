@@ -237,8 +237,8 @@ def as_sample_weight(sample_weight, n_samples):
         return np.full(n_samples, float(sample_weight))
     w = np.asarray(sample_weight, dtype=np.float64)
     if w.ndim == 0:  # an array of no dimension is no collection (scikit-learn's TypeError)
-        raise TypeError(f"Singleton array {sample_weight!r} cannot be considered a valid "
-                        "collection.")
+        raise TypeError("Input should have at least 1 dimension i.e. satisfy "
+                        f"`len(x.shape) > 0`, got scalar `{w!r}` instead.")
     if w.ndim != 1:
         raise ValueError("Sample weights must be 1D array or scalar")
     if w.shape != (n_samples,):

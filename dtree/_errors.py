@@ -35,8 +35,9 @@ MESSAGES = {
     "missing_refused_regression": ("Feature {name!r} has missing values, and missing='error' "
                                    "refuses them. Use missing='cart' (they go to the better "
                                    "side), or fill them in first."),
-    "absolute_error_missing": ("criterion='absolute_error' does not support missing values; "
-                               "fill them in or choose another criterion."),
+    "absolute_error_missing": ("criterion='absolute_error' has no rule for missing='c4.5' (rows "
+                               "spread over the branches by weight); use missing='cart' (they "
+                               "go to the better side), or fill them in first."),
     "multiway_missing": ("Multiway splits of a categorical feature with missing values need "
                          "missing='c4.5'."),
     "hist_refused": "splitter='hist' cannot be used here: {why}. Use splitter='best'.",

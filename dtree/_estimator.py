@@ -206,7 +206,8 @@ class BaseDecisionTree(BaseEstimator):
             code = ("missing_id3" if self.algorithm == "id3" else "missing_refused"
                     if self._is_classifier else "missing_refused_regression")
             raise CodedError(code, name=str(names[col]))
-        if self.criterion == "absolute_error" and np.isnan(Xf).any():
+        if (self.criterion == "absolute_error" and setup["missing"] == "c4.5"
+                and np.isnan(Xf).any()):
             raise CodedError("absolute_error_missing")
         if setup["multiway"] and setup["missing"] == "cart" and np.isnan(Xf[:, is_cat]).any():
             raise CodedError("multiway_missing")

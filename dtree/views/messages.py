@@ -29,8 +29,9 @@ MESSAGES_ZH = {
                         "（缺失值分到更好的一侧）或 missing='c4.5'（按权重分配），或先填补缺失值。"),
     "missing_refused_regression": ("特征“{name}”有缺失值，而 missing='error' 不接受缺失值。请使用 "
                                    "missing='cart'（缺失值分到更好的一侧），或先填补缺失值。"),
-    "absolute_error_missing": ("平均绝对误差准则（criterion='absolute_error'）不支持缺失值；"
-                               "请先填补缺失值或选择其他准则。"),
+    "absolute_error_missing": ("平均绝对误差准则（criterion='absolute_error'）不能与 "
+                               "missing='c4.5'（缺失值的行按权重分到各分支）一起使用；请使用 "
+                               "missing='cart'（缺失值分到更好的一侧），或先填补缺失值。"),
     "multiway_missing": "类别特征含缺失值时，多路划分需要 missing='c4.5'。",
     "hist_refused": "这里不能使用 splitter='hist'：{why}。请使用 splitter='best'。",
     "y_not_finite": "目标 y 含有 NaN 或无穷大。",

@@ -366,8 +366,8 @@ def engine_messages():
         error(lambda: read_table(data, name))
     out += read_table(b"a;b;;a\n1,5;2;3;4\n", "a.csv").notes
     error(lambda: DecisionTreeRegressor(criterion="poisson").fit([[0], [1]], [-1.0, 2.0]))
-    error(lambda: DecisionTreeRegressor(criterion="absolute_error").fit([[0], [np.nan]],
-                                                                         [1.0, 2.0]))
+    error(lambda: DecisionTreeRegressor(criterion="absolute_error", missing="c4.5").fit(
+        [[0], [np.nan]], [1.0, 2.0]))
     error(lambda: DecisionTreeClassifier(algorithm="id3").fit(
         pd.DataFrame({"f": [0.0, np.nan, 1.0]}), [0, 1, 0]))
     error(lambda: prediction.normalise_sample(
