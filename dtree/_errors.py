@@ -48,6 +48,12 @@ MESSAGES = {
                          "regression."),
     "poisson_sum": "Sum of y is not positive which is necessary for Poisson regression.",
     "bad_cv": "cv must be an int in [2, n_samples={n_samples}]; got {cv!r}.",
+    "multi_output_refused": ("{what} reads a single target, and this tree has several outputs "
+                             "(y of more than one column). Fit one tree per target column, or "
+                             "use the default CART settings."),
+    "multi_output_categorical": ("Feature {name!r} is categorical; a tree of several outputs "
+                                 "(y of more than one column) splits numeric features only. "
+                                 "Encode it as numbers (one-hot or ordinal) first."),
     "pep_regressor": ("Pessimistic error pruning counts misclassified samples; it needs a "
                       "classifier, not a regressor."),
     # -- forced_splits (dtree._forced_spec, dtree._forced); {node} is the
