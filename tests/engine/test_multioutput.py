@@ -314,6 +314,41 @@ def test_growth_replay_and_pruning_path():
     np.testing.assert_allclose(path["impurities"], sk_path["impurities"], atol=1e-12)
 
 
+def test_hist_splitter_with_a_bin_per_value_grows_the_exact_tree():
+    rng = np.random.default_rng(9)
+    X = rng.integers(0, 40, size=(300, 3)).astype(np.float32)  # < max_bins values
+    _, classes, values, _ = _data(9)
+    tie_free = 0
+    for Est, y in ((DecisionTreeClassifier, classes), (DecisionTreeRegressor, values)):
+        exact = Est(max_depth=5).fit(X, y)
+        binned = Est(max_depth=5, splitter="hist").fit(X, y)
+        # (sums of bins and of rows may round apart: a near tie can go either way)
+        if compare_trees(binned.tree_, exact.tree_) == 0:
+            tie_free += 1
+            for name in _SAME:
+                np.testing.assert_array_equal(getattr(binned.tree_, name),
+                                              getattr(exact.tree_, name), err_msg=name)
+    assert tie_free >= 1
+
+
+def test_a_forced_root_split_grows_sklearns_subtrees_below_it():
+    X, classes, _, _ = _data(10, n=200)
+    spec = {"feature": 4, "threshold": 0.25}
+    ours = DecisionTreeClassifier(max_depth=3, forced_splits=spec).fit(X, classes)
+    tree = ours.tree_
+    assert ours.steps_[0].forced and tree.feature[0] == 4
+    left = X[:, 4] <= np.float32(0.25)
+    for child, rows in ((tree.children_left[0], left), (tree.children_right[0], ~left)):
+        below = np.zeros(tree.node_count, dtype=bool)  # the child and its descendants
+        stack = [child]
+        while stack:
+            node = stack.pop()
+            below[node] = True
+            stack.extend(tree.children_of(node))
+        theirs = SkClassifier(max_depth=2, random_state=0).fit(X[rows], classes[rows])
+        assert compare_trees(tree.subtree(below), theirs.tree_) == 0
+
+
 def test_export_text_is_sklearns():
     X, classes, values, _ = _data(8, n=150)
     for ours, theirs, y in (
