@@ -230,8 +230,9 @@ TREE_FILE_MESSAGES = {
     "over_limit": ("{where}: its {what} is {value}, more than dtree opens ({limit}; raise "
                    "SkopsLimits.{field} for a bigger tree)."),
     "bad_attribute": "{where}: its {what} {problem_text}.",
-    "multi_output": ("{where} predicts {n_outputs} outputs; dtree's trees predict one. Open "
-                     "a tree fitted on a single target."),
+    "multi_output": ("{where} predicts {n_outputs} outputs; dtree opens scikit-learn trees of "
+                     "one output (fit dtree's own estimators on several). Open a tree fitted on "
+                     "a single target."),
     "no_nodes": "{where}: its tree has no nodes.",
     "bad_child": ("{where}: node {node} has a child id {child}, which is not a node of this "
                   "tree (ids run from 1 to {last})."),

@@ -238,7 +238,8 @@ TREE_FILE_ZH = {
     "unreadable": "无法读取 {where}；内部错误为：{detail}。",
     "over_limit": "{where}：其{what}为 {value}，超过 dtree 打开的上限 {limit}（可调大 SkopsLimits.{field}）。",
     "bad_attribute": "{where}：其{what}{problem_text}。",
-    "multi_output": "{where} 预测 {n_outputs} 个输出；dtree 的决策树只预测一个。请打开在单个目标上训练的决策树。",
+    "multi_output": ("{where} 预测 {n_outputs} 个输出；dtree 只打开单个输出的 scikit-learn 决策树"
+                     "（多个输出请直接用 dtree 的估计器拟合）。请打开在单个目标上训练的决策树。"),
     "no_nodes": "{where}：其决策树没有结点。",
     "bad_child": "{where}：结点 {node} 的子结点编号为 {child}，不是这棵树的结点（编号应在 1 到 {last} 之间）。",
     "half_leaf": "{where}：结点 {node} 只有一个子结点；一个结点要么有两个子结点，要么没有。",
