@@ -167,12 +167,10 @@ class BaseDecisionTree(BaseEstimator):
 
         ``X`` may be a Dask DataFrame or Dask array (``splitter="hist"``):
         the rows stay in their partitions, see ``dtree/_dask.py``."""
-        dask = _dask.is_dask_collection(X) or _dask.is_dask_collection(y)
         if _multioutput.is_multioutput(y):  # y of several columns: dtree/_multioutput.py
-            if dask:
-                raise CodedError("multi_output_refused", what="Fitting a Dask collection")
-            return _multioutput.fit(self, X, y, sample_weight)
-        if dask:
+            dask = _dask.is_dask_collection(X) or _dask.is_dask_collection(y)
+            return _multioutput.fit(self, X, y, sample_weight, dask=dask)
+        if _dask.is_dask_collection(X) or _dask.is_dask_collection(y):
             return _dask.fit(self, X, y, sample_weight)
         feature_names = check_n_features(self, X, reset=True)
         X = as_table(X)

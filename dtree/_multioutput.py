@@ -209,11 +209,14 @@ def _target(y, n_samples):
     return Y
 
 
-def fit(est, X, y, sample_weight):
+def fit(est, X, y, sample_weight, dask=False):
     """Grow ``est`` (a DecisionTreeClassifier or DecisionTreeRegressor) on a
     target of several columns; the fitted attributes are scikit-learn's for
     multi-output (``n_outputs_``, per-output ``classes_`` and ``n_classes_``,
-    ``tree_.value`` of shape (node_count, k, max classes))."""
+    ``tree_.value`` of shape (node_count, k, max classes)).  ``dask``: X or
+    y is a Dask collection (refused)."""
+    if dask:
+        raise CodedError("multi_output_refused", what="Fitting a Dask collection")
     feature_names = check_n_features(est, X, reset=True)
     X = as_table(X)
     check_shape(X)
