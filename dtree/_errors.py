@@ -49,6 +49,12 @@ MESSAGES = {
                          "regression."),
     "poisson_sum": "Sum of y is not positive which is necessary for Poisson regression.",
     "bad_cv": "cv must be an int in [2, n_samples={n_samples}]; got {cv!r}.",
+    "multi_output_refused": ("{what} reads a single target, and this tree has several outputs "
+                             "(y of more than one column). Fit one tree per target column, or "
+                             "use the default CART settings."),
+    "multi_output_categorical": ("Feature {name!r} is categorical; a tree of several outputs "
+                                 "(y of more than one column) splits numeric features only. "
+                                 "Encode it as numbers (one-hot or ordinal) first."),
     "pep_regressor": ("Pessimistic error pruning counts misclassified samples; it needs a "
                       "classifier, not a regressor."),
     # -- forced_splits (dtree._forced_spec, dtree._forced); {node} is the
@@ -278,8 +284,9 @@ TREE_FILE_MESSAGES = {
     "over_limit": ("{where}: its {what} is {value}, more than dtree opens ({limit}; raise "
                    "SkopsLimits.{field} for a bigger tree)."),
     "bad_attribute": "{where}: its {what} {problem_text}.",
-    "multi_output": ("{where} predicts {n_outputs} outputs; dtree's trees predict one. Open "
-                     "a tree fitted on a single target."),
+    "multi_output": ("{where} predicts {n_outputs} outputs; dtree opens scikit-learn trees of "
+                     "one output (fit dtree's own estimators on several). Open a tree fitted on "
+                     "a single target."),
     "no_nodes": "{where}: its tree has no nodes.",
     "bad_child": ("{where}: node {node} has a child id {child}, which is not a node of this "
                   "tree (ids run from 1 to {last})."),

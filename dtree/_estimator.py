@@ -10,7 +10,7 @@ import numbers
 
 import numpy as np
 
-from . import _builders, _dask, _encode, _hist, _j48, _median, _problem
+from . import _builders, _dask, _encode, _hist, _j48, _median, _multioutput, _problem
 from ._base import (BaseEstimator, _not_fitted_error, as_float32_matrix, as_sample_weight,
                     as_table, as_target, check_n_features, check_shape)
 from ._criteria import make_criterion
@@ -167,6 +167,9 @@ class BaseDecisionTree(BaseEstimator):
 
         ``X`` may be a Dask DataFrame or Dask array (``splitter="hist"``):
         the rows stay in their partitions, see ``dtree/_dask.py``."""
+        if _multioutput.is_multioutput(y):  # y of several columns: dtree/_multioutput.py
+            dask = _dask.is_dask_collection(X) or _dask.is_dask_collection(y)
+            return _multioutput.fit(self, X, y, sample_weight, dask=dask)
         if _dask.is_dask_collection(X) or _dask.is_dask_collection(y):
             return _dask.fit(self, X, y, sample_weight)
         feature_names = check_n_features(self, X, reset=True)
@@ -281,13 +284,17 @@ class BaseDecisionTree(BaseEstimator):
             order = _builders.grow_nodes(prob, nodes, root_impurity, params["max_splits"], record,
                                      growth)
         self.tree_, self.steps_ = self._assemble(nodes, order, growth, crit, prob)
+        self._prune_grown_tree()
+        return self
+
+    def _prune_grown_tree(self):
+        """``ccp_alpha``'s pruning of the grown ``tree_`` (nothing at 0)."""
         if self.ccp_alpha > 0:
             from ._pruning import ccp_prune
 
             # steps_ and tree_at() describe the growth of the unpruned tree
             self.unpruned_tree_ = self.tree_
             self.tree_ = ccp_prune(self.tree_, float(self.ccp_alpha))
-        return self
 
     def _fitted_setup(self, n_features, feature_names, is_cat, categories, params, setup):
         """The fitted attributes that describe the input and the settings

@@ -2,8 +2,9 @@
 
 ``Tree`` holds one entry per node: ``feature`` (-2 at leaves), ``threshold``
 (-2.0 at leaves), ``impurity``, ``n_node_samples``, ``weighted_n_node_samples``
-and ``value`` (shape ``(node_count, 1, n_classes)``: class fractions for
-classifiers, the prediction for regressors).  Every child's id is larger than
+and ``value`` (shape ``(node_count, n_outputs, n_classes)``: class fractions
+for classifiers, the prediction for regressors; ``n_outputs`` is 1 but for a
+multi-output tree).  Every child's id is larger than
 its parent's.
 
 Children are stored for every node as a list (``child_ptr``/``child_ids``, like
@@ -50,14 +51,16 @@ _CHILD_ARRAYS = ("child_ids", "child_share")
 class Tree:
     """Array representation of a decision tree (see module docstring)."""
 
-    def __init__(self, *, child_ptr, distribute_missing=False, **arrays):
+    def __init__(self, *, child_ptr, distribute_missing=False, n_classes=None, **arrays):
         for name in _NODE_ARRAYS + _CHILD_ARRAYS:
             setattr(self, name, arrays[name])
         self.child_ptr = child_ptr
         self.distribute_missing = distribute_missing
         self.node_count = len(self.feature)
-        self.n_outputs = 1
-        self.n_classes = np.array([self.value.shape[2]])
+        self.n_outputs = self.value.shape[1]
+        # each output's number of classes (1 for a regressor's outputs)
+        self.n_classes = (np.array([self.value.shape[2]]) if n_classes is None
+                          else np.asarray(n_classes).copy())
         self.max_n_classes = self.value.shape[2]
         self.n_children = np.diff(child_ptr)
 
@@ -227,7 +230,10 @@ class Tree:
 
     def predict(self, X):
         """Values (n_samples, n_classes or 1): leaf values, combined by weight
-        where C4.5's rule sends a row down several branches."""
+        where C4.5's rule sends a row down several branches; (n_samples,
+        n_outputs, n_classes or 1) for a multi-output tree."""
+        if self.n_outputs > 1:  # (scikit-learn's shape: (n_samples, n_outputs, classes))
+            return self.value[self.apply(X)]
         if not self.distribute_missing:
             return self.value[self.apply(X), 0]
         rows, leaves, weights = self.leaf_weights(X)
@@ -265,7 +271,8 @@ class Tree:
         return Tree(child_ptr=np.array(ptr, dtype=np.intp),
                     child_ids=np.array(ids, dtype=np.intp),
                     child_share=np.array(share, dtype=np.float64),
-                    distribute_missing=self.distribute_missing, **arrays)
+                    distribute_missing=self.distribute_missing, n_classes=self.n_classes,
+                    **arrays)
 
     def to_frame(self):
         """One row per node, for display."""

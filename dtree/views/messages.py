@@ -40,6 +40,10 @@ MESSAGES_ZH = {
     "poisson_negative": "目标含有负值，泊松回归不允许负值。",
     "poisson_sum": "目标值之和不是正数，而泊松回归要求它为正。",
     "bad_cv": "交叉验证的折数 cv 必须是 [2, n_samples={n_samples}] 中的整数；当前为 {cv!r}。",
+    "multi_output_refused": ("{what} 只适用于单个目标，而这棵树有多个输出（y 有不止一列）。"
+                             "请为每个目标列分别生长一棵树，或使用默认的 CART 设置。"),
+    "multi_output_categorical": ("特征“{name}”是类别特征；多输出的树（y 有不止一列）只划分数值特征。"
+                                 "请先把它编码为数值（独热编码或序数编码）。"),
     "pep_regressor": "悲观剪枝统计误分类的样本，只适用于分类树，不适用于回归树。",
     # forced_splits ({node}: the forced split's path, in Chinese)
     "forced_refused": "这里不能使用 forced_splits：{why}。",
@@ -270,7 +274,8 @@ TREE_FILE_ZH = {
     "unreadable": "无法读取 {where}；内部错误为：{detail}。",
     "over_limit": "{where}：其{what}为 {value}，超过 dtree 打开的上限 {limit}（可调大 SkopsLimits.{field}）。",
     "bad_attribute": "{where}：其{what}{problem_text}。",
-    "multi_output": "{where} 预测 {n_outputs} 个输出；dtree 的决策树只预测一个。请打开在单个目标上训练的决策树。",
+    "multi_output": ("{where} 预测 {n_outputs} 个输出；dtree 只打开单个输出的 scikit-learn 决策树"
+                     "（多个输出请直接用 dtree 的估计器拟合）。请打开在单个目标上训练的决策树。"),
     "no_nodes": "{where}：其决策树没有结点。",
     "bad_child": "{where}：结点 {node} 的子结点编号为 {child}，不是这棵树的结点（编号应在 1 到 {last} 之间）。",
     "half_leaf": "{where}：结点 {node} 只有一个子结点；一个结点要么有两个子结点，要么没有。",

@@ -145,10 +145,11 @@ def test_nan_in_y_is_refused(Est):
         Est().fit(X, y)
 
 
-def test_multi_output_y_is_refused():
+def test_y_of_three_dimensions_is_refused():
+    # (a 2-d y is a multi-output target: tests/engine/test_multioutput.py)
     X, y = small_data()
-    with pytest.raises(ValueError, match=r"1d array.*Multi-output"):
-        DecisionTreeClassifier().fit(X, np.c_[y, y])
+    with pytest.raises(ValueError, match=r"1d array.*one column per output.*shape"):
+        DecisionTreeClassifier().fit(X, np.c_[y, y][:, :, None])
 
 
 def test_poisson_refuses_negative_y():
