@@ -42,7 +42,7 @@ from ._search import allowed_features
 
 #: A batch is searched in blocks of at most this many (feature, node) pairs
 #: (one node at least): the candidate block's arrays stay a few MB.
-BLOCK_PAIRS = 1 << 18
+BLOCK_PAIRS = 1 << 16
 #: Groups are scored in chunks of about this many elements x statistics.
 CHUNK_ELEMENTS = 1 << 21
 
