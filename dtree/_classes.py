@@ -292,7 +292,7 @@ default=None
 
         return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
                     classifier_tags=ClassifierTags(),
-                    input_tags=InputTags(allow_nan=True))
+                    input_tags=InputTags(allow_nan=True, sparse=True))
 
     def _encode_target(self, y):
         if y.dtype.kind == "f":
@@ -621,7 +621,7 @@ default=None
 
         return Tags(estimator_type="regressor", target_tags=TargetTags(required=True),
                     regressor_tags=RegressorTags(),
-                    input_tags=InputTags(allow_nan=True))
+                    input_tags=InputTags(allow_nan=True, sparse=True))
 
     def _encode_target(self, y):
         try:

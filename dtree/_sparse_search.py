@@ -78,7 +78,8 @@ class SparseGrower:
         index = np.int32 if max(n, len(keys)) < np.iinfo(np.int32).max else np.int64
         self.sorted_rows = (keys[by_value] // F).astype(index)
         self.sorted_values = rows.values[by_value]
-        self.col_start = np.searchsorted(col[by_value], np.arange(F + 1))
+        self.sorted_cols = col[by_value].astype(np.int32)
+        self.col_start = np.searchsorted(self.sorted_cols, np.arange(F + 1))
         rank = np.empty(len(keys), dtype=index)
         rank[by_value] = np.arange(len(keys), dtype=index)
         #: each row-major entry's position in the (column, value) order
@@ -119,7 +120,7 @@ class SparseGrower:
         first = np.repeat(self.row_start[rows] - (np.cumsum(count) - count), count)
         at = self.rank[first + np.arange(total)]  # (column, value) order
         node = np.repeat(np.repeat(np.arange(S), sizes), count)
-        col = np.searchsorted(self.col_start, at, "right") - 1
+        col = self.sorted_cols[at]
         group = col.astype(np.int64) * S + node
         if self.n_features * S * self.max_column < 1 << 62:
             key = group * self.max_column + (at - self.col_start[col])
