@@ -302,7 +302,7 @@ default=None
         return Tags(estimator_type="classifier",
                     target_tags=TargetTags(required=True, multi_output=True),
                     classifier_tags=ClassifierTags(),
-                    input_tags=InputTags(allow_nan=True))
+                    input_tags=InputTags(allow_nan=True, sparse=True))
 
     def _encode_target(self, y):
         if y.dtype.kind == "f":
@@ -651,7 +651,7 @@ default=None
         return Tags(estimator_type="regressor",
                     target_tags=TargetTags(required=True, multi_output=True),
                     regressor_tags=RegressorTags(),
-                    input_tags=InputTags(allow_nan=True))
+                    input_tags=InputTags(allow_nan=True, sparse=True))
 
     def _encode_target(self, y):
         try:

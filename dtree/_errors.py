@@ -41,6 +41,8 @@ MESSAGES = {
     "multiway_missing": ("Multiway splits of a categorical feature with missing values need "
                          "missing='c4.5'."),
     "hist_refused": "splitter='hist' cannot be used here: {why}. Use splitter='best'.",
+    "sparse_refused": ("A sparse X cannot be used here: {why}. Pass a dense array "
+                       "(X.toarray()) or a DataFrame."),
     "y_not_finite": "Input y contains NaN or infinity.",
     "y_too_large": ("The target values are too large: sums of y**2 overflow double precision "
                     "(largest |y| = {largest:.3g}). Rescale y, for example to thousands or "

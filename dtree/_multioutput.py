@@ -18,7 +18,7 @@ The estimators call :func:`is_multioutput` on ``y`` and, when it holds,
 
 import numpy as np
 
-from . import _builders, _encode, _hist, _problem
+from . import _builders, _encode, _hist, _problem, _sparse_input
 from ._base import (as_sample_weight, as_table, check_n_features, check_shape,
                     unique_inverse)
 from ._criteria import Criterion, make_criterion
@@ -217,6 +217,8 @@ def fit(est, X, y, sample_weight, dask=False):
     y is a Dask collection (refused)."""
     if dask:
         raise CodedError("multi_output_refused", what="Fitting a Dask collection")
+    if _sparse_input.is_sparse(X):
+        raise CodedError("multi_output_refused", what="Fitting a sparse X")
     feature_names = check_n_features(est, X, reset=True)
     X = as_table(X)
     check_shape(X)

@@ -36,6 +36,8 @@ compactly, but ``node_ids`` still names the nodes of ``tree_``).
 
 import numpy as np
 
+from ._sparse_input import as_routable
+
 TREE_LEAF = -1
 TREE_UNDEFINED = -2
 
@@ -143,6 +145,7 @@ class Tree:
             caller decides where such a row goes (``missing_child[node]``,
             or every branch by ``child_share`` when ``distribute_missing``).
         """
+        X = as_routable(X)
         rows = np.asarray(rows, dtype=np.intp)
         nodes = np.asarray(nodes, dtype=np.intp)
         feat = self.feature[nodes]
@@ -166,7 +169,8 @@ class Tree:
 
     def apply(self, X):
         """Leaf id of each row of float32 ``X`` (missing values and unseen
-        categories follow ``missing_child``)."""
+        categories follow ``missing_child``); ``X`` may be a SciPy sparse matrix."""
+        X = as_routable(X)  # (once, not at every level)
         node = np.zeros(X.shape[0], dtype=np.intp)
         active = np.flatnonzero(self.n_children[node] > 0)
         while active.size:
@@ -196,6 +200,7 @@ class Tree:
         category) at a split follows every branch, weighted by the branch's
         share of the training weight; otherwise each row has one leaf, weight 1.
         """
+        X = as_routable(X)  # (once, not at every level)
         rows = np.arange(X.shape[0])
         node = np.zeros(len(rows), dtype=np.intp)
         mass = np.ones(len(rows))

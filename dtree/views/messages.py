@@ -34,6 +34,7 @@ MESSAGES_ZH = {
                                "missing='cart'（缺失值分到更好的一侧），或先填补缺失值。"),
     "multiway_missing": "类别特征含缺失值时，多路划分需要 missing='c4.5'。",
     "hist_refused": "这里不能使用 splitter='hist'：{why}。请使用 splitter='best'。",
+    "sparse_refused": "这里不能使用稀疏矩阵 X：{why}。请传入稠密数组（X.toarray()）或 DataFrame。",
     "y_not_finite": "目标 y 含有 NaN 或无穷大。",
     "y_too_large": ("目标值太大：y² 之和超出双精度范围（最大的 |y| = {largest:.3g}）。"
                     "请缩放目标值，例如以千或百万为单位。"),
