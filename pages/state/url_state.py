@@ -9,7 +9,7 @@ import streamlit as st
 
 from dtree.tables.io import BUILTIN, find_builtin
 from dtree.tables.prepare import CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA
-from dtree.views import links
+from dtree.views import links, manual
 from dtree.tables.choices import GROWTH
 from pages.state.session import lang
 from pages.state.tables_state import builtin_table, current_table, table_title
@@ -50,6 +50,9 @@ URL_STATE = {
     "prune_trees": _one_of("one", "two"),
     # what the Grow page shows
     "inspect": _number(int, 0, 10**9, none=True), "panel": _text,
+    # the splits chosen by hand on the Grow page (forced_splits as compact
+    # JSON; the engine checks them against the data when it fits)
+    "forced": manual.read_spec_text,
 }
 #: Keys whose widget reads "no limit" as None (written as "none").
 _NONE_KEYS = {"max_depth", "max_leaf_nodes", "inspect"}
