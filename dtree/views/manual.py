@@ -94,7 +94,7 @@ def spec_threshold(threshold: float, values) -> float:
     for digits in range(1, 10):
         written = float(f"{threshold:.{digits}g}")
         read = np.float32(written)
-        if (abs(float(read) - float(t32)) <= float(np.spacing(t32))
+        if (abs(float(read) - float(t32)) <= abs(float(np.spacing(t32)))
                 and np.searchsorted(values, float(read), side="right") == wanted):
             return written
     if float(t32) > threshold and np.isin(float(t32), values):  # (not reached in practice)
@@ -375,6 +375,22 @@ def best_phrase(step, lang: str = "en") -> str:
     return f"{name}: {md(short(row['children'], 60))}"
 
 
+def comparison(option: Option, step, criterion: str, lang: str = "en") -> str:
+    """The pick's number next to the algorithm's best at ``step``'s node, in
+    Markdown."""
+    best = best_row(step)
+    word = score_word(criterion, lang)
+    mine = option.score(criterion)
+    if best is None:
+        return t(lang, f"Your split: **{word} {number(mine)}**", f"你的划分：**{word} {number(mine)}**")
+    theirs = float(best["gain_ratio"] if criterion == "gain_ratio" else best["gain"])
+    gap = "" if not abs(mine - theirs) >= 5e-5 else f" ({mine - theirs:+.4f})"
+    return t(lang, f"Your split: **{word} {number(mine)}**{gap} · the algorithm's best: "
+                   f"**{word} {number(theirs)}**, {best_phrase(step, lang)}",
+             f"你的划分：**{word} {number(mine)}**{gap} · 算法的最佳划分："
+             f"**{word} {number(theirs)}**，{best_phrase(step, lang)}")
+
+
 def node_heading(step, lang: str = "en") -> str:
     """What the chooser is about: the node the algorithm splits next."""
     return t(lang, f"**Node #{step.node}** ({step.n_node_samples:,} rows) splits next. "
@@ -405,8 +421,6 @@ TEXTS = {
     "apply": ("Split here", "按此划分"),
     "reset": ("Back to the algorithm's tree", "回到算法生成的树"),
     "download": ("Forced splits (JSON)", "强制划分（JSON）"),
-    "yours": ("Your split", "你的划分"),
-    "best": ("The algorithm's best", "算法的最佳划分"),
     "done": ("The tree is fully grown: step back to a node to choose its split.",
              "决策树已经长完：退回到某一步，才能为那个结点选择划分。"),
     "none": ("No feature can split this node.", "没有特征能划分这个结点。"),

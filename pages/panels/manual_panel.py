@@ -23,7 +23,7 @@ from dtree.views.links import md
 from dtree.views.manual import words
 from pages.runtime.caches import fitted
 from pages.state import imported
-from pages.state.session import lang, said, step_button
+from pages.state.session import lang, presenting, said, step_button
 from pages.state.tables_state import current_table
 
 state = st.session_state
@@ -120,36 +120,26 @@ def chooser(fit, step) -> None:
         pick = st.selectbox(words("threshold" if numeric else "groups", lg),
                             range(len(options)), key="manual_split",
                             format_func=lambda i: manual.option_label(options[i], crit, lg))
-    compare(options[pick], s, crit, lg)
-    st.button(words("apply", lg), key="manual_apply", type="primary", icon=":material/call_split:",
-              on_click=apply, args=(fit, step, options[pick].split))
-    st.caption(words("how", lg))
+    st.markdown(manual.comparison(options[pick], s, crit, lg))
+    buttons = st.container(horizontal=True, gap="small")
+    buttons.button(words("apply", lg), key="manual_apply", type="primary",
+                   icon=":material/call_split:", on_click=apply,
+                   args=(fit, step, options[pick].split))
+    download(fit, buttons)
+    if not presenting():  # (the window's height is the tree's and the lists')
+        st.caption(words("how", lg))
     if len(options) < offer.n_all:
         st.caption(words("more", lg, shown=len(options), total=offer.n_all))
     if offer.left_out:
         st.caption(manual.left_out_caption(offer.left_out, getattr(model, "missing_", "") == "c4.5",
                                            lg))
-    download(fit)
 
 
-def compare(option, s, crit, lg) -> None:
-    """The pick's number next to the algorithm's best at this node."""
-    best = manual.best_row(s)
-    best_score = float(best["gain_ratio"] if crit == "gain_ratio" else best["gain"])
-    word = manual.score_word(crit, lg)
-    mine, theirs = st.columns(2)
-    gap = option.score(crit) - best_score
-    mine.metric(f"{words('yours', lg)} · {word}", manual.number(option.score(crit)),
-                delta=None if gap != gap else f"{gap:+.4f}", delta_color="normal")
-    theirs.metric(f"{words('best', lg)} · {word}", manual.number(best_score))
-    theirs.caption(manual.best_phrase(s, lg))
-
-
-def download(fit) -> None:
+def download(fit, where=st) -> None:
     """The forced splits in use, as a JSON file (LightGBM's format)."""
     spec = getattr(fit.model, "forced_splits", None)
     if spec:
-        st.download_button(words("download", lang()), manual.pretty_text(spec),
+        where.download_button(words("download", lang()), manual.pretty_text(spec),
                            file_name="forced_splits.json", mime="application/json",
                            key="manual_json", icon=":material/download:", on_click="ignore")
 
