@@ -13,7 +13,8 @@ Session keys: ``forced`` (the forced splits in use, compact JSON; in the
 URL), ``forced_table`` (the dataset they were chosen on), ``manual`` (the
 popover), ``manual_feature`` and ``manual_split`` (its lists, with
 ``manual_split_of``, the node and feature the split list was made for),
-``manual_apply``, ``manual_reset`` and ``manual_json`` (its buttons).
+``manual_apply``, ``manual_reset`` (in the bar, or in presenter mode in the
+popover, so that the bar stays one row) and ``manual_json`` (its buttons).
 """
 
 import streamlit as st
@@ -30,9 +31,15 @@ state = st.session_state
 
 
 def forget() -> None:
-    """(on_click) Back to the algorithm's tree."""
+    """Drop the splits chosen by hand."""
     state.pop("forced", None)
     state.pop("forced_table", None)
+
+
+def reset() -> None:
+    """(on_click) Back to the algorithm's tree, the chooser closed."""
+    forget()
+    state["manual"] = False
 
 
 def fitted_by_hand(table, setup, prep, preset, criterion, params):
@@ -72,15 +79,18 @@ def manual_button(bar, compact, fit, step) -> None:
     if popover.open:
         with popover, st.container(width=620, key="manual_box"):
             chooser(fit, step)
-    if in_use:
+    if in_use and not compact:  # (presenter mode: in the chooser, so the bar stays one row)
         step_button(bar, words("reset", lang()), "manual_reset", ":material/undo:", compact,
-                    on_click=forget)
+                    on_click=reset)
 
 
 def chooser(fit, step) -> None:
     """The popover's content: the node, the two lists, the numbers, the
     buttons."""
     model, crit, lg = fit.model, fit.criterion, lang()
+    if getattr(model, "forced_splits", None) and presenting():
+        st.button(words("reset", lg), key="manual_reset", icon=":material/undo:",
+                  on_click=reset)
     if getattr(model, "splitter", "best") == "hist" or getattr(model, "algorithm", "") == "j48":
         st.info(words("not_here", lg))
         return

@@ -328,8 +328,11 @@ def test_the_chooser_in_presenter_mode_and_where_it_cannot_work():
     assert not at.exception, [e.message for e in at.exception]
     assert "手动选择" in narration(at)
     assert not at.get("download_button")  # (the chooser closed, to show the new tree)
+    assert "manual_reset" not in [b.key for b in at.button]  # (the bar stays one row)
     open_chooser(at)
     assert at.get("download_button")  # the JSON, offered in the chooser
+    at.button(key="manual_reset").click().run()  # ... with Reset
+    assert "forced" not in at.session_state and "手动选择" not in narration(at)
     hist = start(data="wine", splitter="hist")
     open_chooser(hist)
     assert any("histogram" in i.value for i in hist.info)

@@ -12,12 +12,17 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from tests.browser.conftest import (APP_PATH, CHROMIUM, CHROMIUM_ARGS, REPO_ROOT, open_app,
-                                    serve, wait_for_drawn)
+from tests.browser.conftest import (APP_PATH, CHROMIUM, CHROMIUM_ARGS, REPO_ROOT,
+                                    choose_option, expect_rerun, open_app, serve,
+                                    wait_for_drawn, wait_for_rerun)
 
 SCREENS = REPO_ROOT / "docs" / "screens"
+#: A choice made by hand at Iris's root (petal width at 0.35, not the
+#: algorithm's petal length at 2.45), as a link.
+IRIS_BY_HAND = "forced=%7B%22feature%22%3A%22petal+width+%28cm%29%22%2C%22threshold%22%3A0.35%7D"
 #: (name, path[, languages]): each taken in both languages unless it says,
-#: as NAME-LANG-1280x720.png.
+#: as NAME-LANG-1280x720.png; in presenter mode unless the path says
+#: present=false.
 VIEWS = [
     ("grow-loan-first", "/?data=loan&preset=ID3&step=0"),
     ("grow-loan-middle", "/?data=loan&preset=ID3&step=1"),
@@ -39,7 +44,41 @@ VIEWS = [
     ("prune-steps", "/prune?data=wine&prune_view=最弱环节逐步剪枝", ("zh",)),
     ("prune-ebp", "/prune?data=penguins&preset=C4.5&prune_view=EBP+(C4.5)", ("en",)),
     ("prune-ebp", "/prune?data=penguins&preset=C4.5&prune_view=EBP（C4.5）", ("zh",)),
+    # manual mode: the chooser open at the root, and the tree after the choice
+    ("grow-manual-chooser", "/?data=iris&step=0"),
+    ("grow-manual-chooser-normal", "/?data=iris&step=0&present=false"),
+    ("grow-manual-after", f"/?data=iris&step=1&{IRIS_BY_HAND}"),
+    ("grow-manual-after-normal", f"/?data=iris&step=3&present=false&{IRIS_BY_HAND}"),
 ]
+
+
+def scroll(page, pixels: int) -> None:
+    """Scroll the page down by ``pixels`` (the mouse's wheel over the page)."""
+    page.mouse.move(800, 400)
+    page.mouse.wheel(0, pixels)
+    page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
+
+
+def open_chooser(page, down: int = 0) -> None:
+    """The Grow page's Choose-the-split popover, with petal width at 0.35
+    (the page scrolled ``down`` first, so that the popover opens in the window)."""
+    if down:
+        scroll(page, down)
+    expect_rerun(page)
+    page.locator(".st-key-manual button").first.click()
+    wait_for_rerun(page)
+    page.locator(".st-key-manual_box").wait_for(state="visible")
+    choose_option(page, page.locator(".st-key-manual_feature [role='combobox']"),
+                  "petal width (cm)")
+    wait_for_drawn(page)
+    choose_option(page, page.locator(".st-key-manual_split [role='combobox']"),
+                  "≤ 0.35 | > 0.35")
+
+
+#: What is done on a view before its picture, by name.
+ACTIONS = {"grow-manual-chooser": open_chooser,
+           "grow-manual-chooser-normal": lambda page: open_chooser(page, down=300),
+           "grow-manual-after-normal": lambda page: scroll(page, 330)}
 
 
 def take(views=VIEWS, languages=("en", "zh"), out: Path = SCREENS) -> list[Path]:
@@ -54,8 +93,12 @@ def take(views=VIEWS, languages=("en", "zh"), out: Path = SCREENS) -> list[Path]
                     page = browser.new_context(viewport={"width": 1280, "height": 720}
                                                ).new_page()
                     sep = "&" if "?" in path else "?"
-                    open_app(page, f"{url}{path}{sep}present=true&lang={lang}")
+                    mode = "" if "present=" in path else "present=true&"
+                    open_app(page, f"{url}{path}{sep}{mode}lang={lang}")
                     wait_for_drawn(page)
+                    if name in ACTIONS:
+                        ACTIONS[name](page)
+                        wait_for_drawn(page)
                     target = out / f"{name}-{lang}-1280x720.png"
                     page.screenshot(path=str(target))
                     page.context.close()
