@@ -19,13 +19,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dtree import NUMERIC
+from dtree import KIND_NAMES, NUMERIC
 
 from . import explain
 from .links import md
 from .narration import gain_word
 from .viz import criterion_of, short
-from .vocabulary import t
+from .vocabulary import t, text
 
 #: The longest forced-splits text a link may carry (characters).
 MAX_LINK_CHARS = 20_000
@@ -35,8 +35,6 @@ ALL_GROUPS_UP_TO = 8
 #: At most this many thresholds of a numeric feature are offered (the best
 #: one always among them).
 MAX_THRESHOLDS = 300
-#: The engine's node kinds by name (``tree_.kind``).
-_SUBSET, _MULTIWAY = 1, 2
 
 
 # -- the spec as text -----------------------------------------------------------------
@@ -121,7 +119,7 @@ def _split_of(model, tree, i, X_encoded) -> dict | None:
                 "threshold": spec_threshold(tree.threshold[i], known_values(X_encoded[:, f]))}
     labels = list(model.categories_[f])
     branch = np.asarray(tree.branch_of_code[i])
-    if kind == _SUBSET:
+    if KIND_NAMES[kind] == "subset":
         return {"feature": name, "categories": [_plain(labels[c])
                                                 for c in np.flatnonzero(branch == 0)]}
     return {"feature": name, "branches": {}}
@@ -326,31 +324,18 @@ def _group(labels) -> str:
     return names[0] if len(names) == 1 else "{" + ", ".join(names) + "}"
 
 
-def same_split(option: Option, step) -> bool:
-    """True when ``option`` is the split ``step`` made."""
-    split = option.split
-    if "threshold" in split:
-        return step.kind == "numeric" and np.float32(split["threshold"]) == np.float32(
-            step.threshold) and step.feature_name == split["feature"]
-    return step.feature_name == split["feature"] and tuple(step.branches) == option.branches
-
-
 # -- words -----------------------------------------------------------------------------
 
-def score_word(criterion: str, lang: str = "en") -> str:
-    """The name of the number choices are compared by (gain ratio, gain...)."""
-    return gain_word(criterion, lang)
-
-
 def number(x: float) -> str:
+    """A gain as the chooser writes it (a dash for none)."""
     return "–" if x != x else f"{x:.4f}"
 
 
 def feature_label(name: str, row, criterion: str, lang: str = "en") -> str:
     """A feature in the list, with its best split's number at the node."""
     value = row["gain_ratio"] if criterion == "gain_ratio" else row["gain"]
-    return t(lang, f"{short(name, 40)} · best {score_word(criterion, lang)} {number(value)}",
-             f"{short(name, 40)} · 最佳{score_word(criterion, lang)} {number(value)}")
+    return t(lang, f"{short(name, 40)} · best {gain_word(criterion, lang)} {number(value)}",
+             f"{short(name, 40)} · 最佳{gain_word(criterion, lang)} {number(value)}")
 
 
 def option_label(option: Option, criterion: str, lang: str = "en") -> str:
@@ -360,7 +345,7 @@ def option_label(option: Option, criterion: str, lang: str = "en") -> str:
         sides = t(lang, f"one branch per value ({short(sides, 60)})",
                   f"每个取值一个分支（{short(sides, 60)}）")
     sizes = "/".join(str(n) for n in option.sizes)
-    return (f"{sides} · {score_word(criterion, lang)} {number(option.score(criterion))}"
+    return (f"{sides} · {gain_word(criterion, lang)} {number(option.score(criterion))}"
             + t(lang, f" · rows {sizes}", f" · 样本 {sizes}"))
 
 
@@ -379,7 +364,7 @@ def comparison(option: Option, step, criterion: str, lang: str = "en") -> str:
     """The pick's number next to the algorithm's best at ``step``'s node, in
     Markdown."""
     best = best_row(step)
-    word = score_word(criterion, lang)
+    word = gain_word(criterion, lang)
     mine = option.score(criterion)
     if best is None:
         return t(lang, f"Your split: **{word} {number(mine)}**", f"你的划分：**{word} {number(mine)}**")
@@ -449,4 +434,4 @@ TEXTS = {
 
 def words(name: str, lang: str = "en", **values) -> str:
     """One of :data:`TEXTS` in ``lang``, with ``values`` filled in."""
-    return t(lang, *TEXTS[name]).format(**values)
+    return text(TEXTS, name, lang).format(**values)
