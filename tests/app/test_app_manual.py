@@ -339,3 +339,18 @@ def test_the_chooser_in_presenter_mode_and_where_it_cannot_work():
     done = start(data="iris", step="99")
     open_chooser(done)
     assert any("fully grown" in i.value for i in done.info)
+
+
+def test_choices_made_on_another_dataset_are_dropped_with_a_warning():
+    at = start(data="iris")
+    open_chooser(at)
+    pick(at, "petal width (cm)", "≤ 0.35 |")
+    at.button(key="manual_apply").click().run()
+    assert "forced" in at.session_state
+    at.switch_page("pages/data.py").run()
+    at.selectbox(key="builtin").select("Wine").run()
+    at.switch_page("pages/grow.py").run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert any("another dataset" in w.value for w in at.warning)
+    assert "forced" not in at.session_state and "forced" not in at.query_params
+    assert "Chosen by hand" not in narration(at)

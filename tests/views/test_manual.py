@@ -11,10 +11,12 @@ force and the rest of the tree against dtree refitted on each region's rows."""
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as hs
 from sklearn.base import clone
 
+from dtree import DecisionTreeClassifier
 from dtree.views import explain, manual, narration
 from tests.helpers.app_models import app_estimator
 
@@ -142,7 +144,6 @@ def test_multiway_choices_give_li_hangs_gains():
 
 
 def test_gain_ratio_choices_against_brute_force():
-    est, prep, model, X_enc = grown("Watermelon 2.0α, missing values (Zhou Zhihua)", "C4.5")
     est, prep, model, X_enc = grown("Iris", "C4.5")
     s = model.steps_[0]
     X, y = node_data(prep, model, X_enc, s)
@@ -183,6 +184,8 @@ def test_a_hand_choice_refitted(title, preset, feature, pick, k):
         assert mine.gain == pytest.approx(option.gain)
     else:
         assert sum(mine.n_children_samples) == sum(option.sizes) + 2 * offer.left_out
+        if preset == "C4.5":  # the known rows' gain times their weight share, as offered
+            assert mine.gain == pytest.approx(option.gain)
     assert mine.best_gain == pytest.approx(s.gain)  # what the algorithm did there
     for j in range(k):
         assert again.steps_[j].node == model.steps_[j].node
@@ -287,3 +290,20 @@ def test_the_step_sentence_says_a_split_was_chosen_by_hand(lang):
     assert "hand" not in narration.step_sentence(model, 1, lang)
     same = refit(est, prep, manual.choice_spec(model, 1, None, X_enc))
     assert ("as good as" if lang == "en" else "一样好") in narration.step_sentence(same, 1, lang)
+
+
+def test_a_feature_with_many_thresholds_offers_some_with_the_best():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(1000, 1))
+    y = (X[:, 0] + rng.normal(scale=0.5, size=1000) > 0.3).astype(int)
+    frame = pd.DataFrame(X, columns=["x"])
+    model = DecisionTreeClassifier(max_depth=2).fit(frame, y)
+    X_enc = explain.encode(model, frame)
+    offer = manual.node_options(model, frame, y, model.tree_.leaf_weights(X_enc),
+                                model.steps_[0], 0, X_enc)
+    assert offer.n_all == 999
+    assert manual.MAX_THRESHOLDS - 1 <= len(offer.options) <= manual.MAX_THRESHOLDS
+    best = max(offer.options, key=lambda o: o.gain)
+    assert best.gain == pytest.approx(model.steps_[0].gain)
+    thresholds = [o.split["threshold"] for o in offer.options]
+    assert thresholds == sorted(thresholds)
