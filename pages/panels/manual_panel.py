@@ -17,6 +17,8 @@ popover), ``manual_feature`` and ``manual_split`` (its lists, with
 popover, so that the bar stays one row) and ``manual_json`` (its buttons).
 """
 
+import json
+
 import streamlit as st
 
 from dtree.views import manual
@@ -88,9 +90,12 @@ def chooser(fit, step) -> None:
     """The popover's content: the node, the two lists, the numbers, the
     buttons."""
     model, crit, lg = fit.model, fit.criterion, lang()
-    if getattr(model, "forced_splits", None) and presenting():
-        st.button(words("reset", lg), key="manual_reset", icon=":material/undo:",
-                  on_click=reset)
+    in_use = getattr(model, "forced_splits", None)
+    if in_use:
+        st.caption(words("in_use", lg, n=manual.count_splits(json.loads(in_use))))
+        if presenting():
+            st.button(words("reset", lg), key="manual_reset", icon=":material/undo:",
+                      on_click=reset)
     if getattr(model, "splitter", "best") == "hist" or getattr(model, "algorithm", "") == "j48":
         st.info(words("not_here", lg))
         return

@@ -240,6 +240,9 @@ def test_a_later_node_keeps_the_splits_before_it():
     assert spec["feature"] == "petal length (cm)" and spec["right"]["feature"] == "petal width (cm)"
     assert spec["right"]["left"]["feature"] == "sepal length (cm)"
     assert "Chosen by hand" in narration(at)
+    open_chooser(at)  # (it says how many splits are fixed)
+    assert any("the first 3 splits are fixed" in c.value for c in at.caption)
+    at.session_state["manual"] = False
     at.button(key="prev").click().run()
     # the tree at step 2 is the same tree, drawn the same (the fixed splits as they were)
     assert dot(at) == before
