@@ -14,7 +14,8 @@ import streamlit as st
 from pages.runtime.janitor import freeze_imports_once
 from pages.state.session import LANGUAGES, presenting, tr
 from pages.panels.room_bar import room_bar
-from pages.state.room_session import follow_presenter, joined, push_view
+from pages.state.room_session import following, joined, push_view, start_exploring
+from pages.state import room_stage
 from pages.state.tables_state import current_table
 from pages.state.url_state import restore_view_from_url, url_warning, write_view_to_url
 
@@ -40,7 +41,7 @@ st.html("""<style>
 restore_view_from_url()  # a prepared link: its dataset, parameters and view
 current_table()  # a built-in dataset is loaded before any page runs
 st.session_state["_framed"] = True  # see pages.state.session.require_frame
-follow_to = follow_presenter()  # a student in a class room: the presenter's view
+follow_to = start_exploring()  # a student leaving the stage: the presenter's view
 
 # The language lives in the URL (?lang=zh) and in st.session_state["lang"];
 # synced by hand so that a hand-written link with ?lang=zh or ?lang=en works.
@@ -142,17 +143,21 @@ pages = [
             url_path="join"),
 ]
 chosen = st.navigation(pages)
-if follow_to is not None and follow_to != chosen.url_path:
-    st.switch_page(next((p for p in pages if p.url_path == follow_to), pages[1]))
+if follow_to is not None:  # (the presenter's page, at the presenter's view)
+    st.switch_page(next((p for p in pages if p.url_path == follow_to[0]), pages[1]),
+                   query_params=follow_to[1])
+st.session_state["_page_following"] = following()
 if joined():
-    room_bar()
+    room_bar()  # (a follower's page: the presenter's stage, and no page of its own)
 # a prepared link that named an unknown dataset or had values that do not
 # parse: say so on whatever page it opened (until another page is opened)
 warning = url_warning(chosen.url_path)
 if warning:
     st.warning(warning, icon=":material/link_off:")
 try:
-    chosen.run()
+    if not st.session_state["_page_following"]:
+        room_stage.begin()  # (a presenter's room: what the page draws for its followers)
+        chosen.run()
 finally:  # also when a page stops early (st.stop) on a message
     write_view_to_url()
     push_view(chosen.url_path)  # a presenter's room follows its view

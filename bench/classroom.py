@@ -230,6 +230,7 @@ class Student:
         self.max_step, self.n_clicked = 0, 0  # a fresh session starts at step 0
         self.n_finished = 0  # script runs finished (fragments' included)
         self.full_runs = []  # when each full run started (epoch s, its new_session)
+        self.runs = []  # when each run started, a fragment's included
         self.token = generate_xsrf_token_string()
         self._reader = None
         self.trace = [] if os.environ.get("CLASSROOM_TRACE") else None
@@ -290,6 +291,8 @@ class Student:
                     if len(self.full_runs) < 100:
                         self.full_runs.append(time.time())
                 self.running = True
+                if len(self.runs) < 2_000:
+                    self.runs.append(time.time())
                 self.session_id = ns.initialize.session_id or self.session_id
                 self.page_hash = ns.page_script_hash or self.page_hash
             elif kind == "page_info_changed":

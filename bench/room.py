@@ -17,9 +17,10 @@ named to every process by ``DTREE_ROOM_STORE``), then plays a class vote:
 2. ``--students`` lightweight clients (bench/classroom.py's ``Student``:
    Streamlit's websocket protocol) open ``/join?room=CODE``, spread over
    ``--join-seconds`` and over the processes in turn, and wait for the
-   vote card.  As a browser does, they rerun the room bar's fragment every
-   second (its ``run_every``), whether or not a run is in flight, and send
-   the values they chose with every rerun.
+   vote card.  As a browser does, they rerun the room bar's fragment on its
+   timer (its ``run_every``: every 10 s as a safety net, as the server
+   reruns it when the room changes), whether or not a run is in flight,
+   and send the values they chose with every rerun.
 3. Each picks a feature (the radio ``vote_feature``, a rerun of the
    fragment as in the browser; some also a threshold range, ``vote_range``)
    at a random moment within ``--spread`` seconds and clicks ``vote_send``;
@@ -35,10 +36,11 @@ named to every process by ``DTREE_ROOM_STORE``), then plays a class vote:
    feature's count and the total.
 5. The presenter clicks Next step (``next``).  **Followers' step**: from the
    click (in the page, ``Date.now()``) to each student receiving a tree
-   (graphviz element) whose DOT differs from the one it showed, and the
-   student's URL then says ``step=1``.  To tell where that time goes,
-   also: when the presenter's own next tree was drawn (in the page), and
-   when each follower's full run began (its ``new_session`` message).
+   (graphviz element, the presenter's stage) whose DOT differs from the one
+   it showed, and is step 1's (it draws node #2).  To tell where that time
+   goes, also: when the presenter's own next tree was drawn (in the page),
+   and when each follower's next run began (its ``new_session`` message:
+   the room bar's fragment, rerun by the server).
 6. The students disconnect and the presenter's page closes; each server's
    RSS is sampled every 5 s until it settles (at least 135 s: Streamlit
    keeps a closed session 120 s, the app's janitor drops it within 10 s;
@@ -534,18 +536,19 @@ async def class_vote(args, urls, pids, logs):
                     errors["follow"].append(f"{s.name}: no new tree in 60 s")
                     continue
                 follow.append(max(0.0, new[0][0] - clicked))
-                runs = [t for t in s.full_runs if t >= clicked]
+                runs = [t for t in s.runs if t >= clicked]
                 if runs:
                     started.append(runs[0] - clicked)
             drawn = await presenter.step_drawn()
             if drawn is None:
                 errors["follow"].append("the presenter's own tree did not change; its URL: "
                                         + await presenter.page.evaluate("() => location.search"))
-            await asyncio.sleep(3)  # the URL follows the run that drew the tree
+            # step 1 of iris under CART: the root and its two children, #1 and #2
             wrong = [s.name for s in voters if s.trees[before[s.name]:]
-                     and not re.search(r"(^|&)step=1(&|$)", s.query)]
+                     and "#2 " not in s.trees[before[s.name]][1]]
             if wrong:
-                errors["follow"].append(f"{len(wrong)} students not at step=1: {wrong[:5]}")
+                errors["follow"].append(f"{len(wrong)} students' new tree is not step 1's: "
+                                        f"{wrong[:5]}")
             phase("follow")
             for s in students:
                 if s.exceptions:
@@ -634,7 +637,7 @@ def table(row) -> str:
     lines.append(
         "\nAfter Next: the presenter's own next tree drawn "
         + ("never" if drawn is None else f"{drawn:.2f} s after the click")
-        + f"; the followers' full runs began p50 {started['p50']:.2f} s, "
+        + f"; the followers' runs (their room bars) began p50 {started['p50']:.2f} s, "
         f"p95 {started['p95']:.2f} s after the click.")
     cpu = " + ".join(f"{c} s" for c in row["server_cpu_s"])
     lines.append(

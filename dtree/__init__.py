@@ -34,6 +34,9 @@ Besides the estimators, pruning and export, the engine shares with them:
 * ``text_em(text)``: a line's drawn width in em (CJK characters 1 em), and
   ``is_missing_split(kind, threshold)``: a split of known against missing
   values (threshold +inf);
+* ``resampled_trees`` (with ``ResampledTrees``, ``MAX_RESAMPLES`` and
+  ``RESAMPLE_METHODS``): trees fitted on bootstrap samples or on the rows
+  left after dropping a share, with the rows each was fitted on;
 * ``NEEDS_DATA``: what a tree opened from scikit-learn without its training
   data says about its candidate tables.
 """
@@ -45,8 +48,10 @@ from ._estimator import PRESETS, feature_importances, tree_input
 from ._colours import CLASS_COLOURS, OKABE_ITO, node_fills
 from ._export import export_graphviz, text_em
 from ._export_text import export_text
+from ._lookahead import Lookahead, lookahead_tree
 from ._tree_view import is_missing_split
 from ._median import sad_prefix
+from ._resample import MAX_RESAMPLES, RESAMPLE_METHODS, ResampledTrees, resampled_trees
 from ._problem import FEATURE_THRESHOLD
 from ._pruning import (PruneResult, PruneStep, PruningPath, PruningSequence, ccp_cross_validate,
                        ccp_holdout, ccp_prune, cost_complexity_table, distinct_subtrees,
@@ -82,6 +87,8 @@ __all__ += ["PruneResult", "PruneStep", "PruningPath", "PruningSequence", "ccp_c
             "ccp_holdout", "ccp_prune", "cost_complexity_table", "error_based_prune",
             "pessimistic_prune", "pruning_path", "pruning_sequence", "reduced_error_prune"]
 __all__ += ["export_graphviz", "export_text"]
+__all__ += ["MAX_RESAMPLES", "RESAMPLE_METHODS", "ResampledTrees", "resampled_trees"]
+__all__ += ["Lookahead", "lookahead_tree"]
 # what dtree.views and dtree.tables use (see the module docstring)
 __all__ += ["CLASS_COLOURS", "is_missing_split", "text_em"]
 __all__ += ["FEATURE_THRESHOLD", "KIND_NAMES", "NEEDS_DATA", "NUMERIC", "OKABE_ITO", "add_errors",

@@ -97,6 +97,22 @@ MESSAGES = {
     "forced_min_weight_leaf": ("forced_splits at {node}: this split leaves a weight of "
                                "{weight:.4g} in the {side} branch, less than the {min:.4g} "
                                "min_weight_fraction_leaf asks for."),
+    # -- the exhaustive depth-2 search (dtree._lookahead) --
+    "lookahead_rows": ("The exhaustive search of depth-2 trees takes at most {limit:,} rows; "
+                       "this table has {n:,}."),
+    "lookahead_candidates": ("The exhaustive search of depth-2 trees compares at most {limit:,} "
+                             "candidate splits; this table has {n:,} (thresholds and category "
+                             "groupings). Choose fewer features."),
+    "lookahead_work": ("The exhaustive search of depth-2 trees would take {work:,} "
+                       "multiplications ({n:,} rows × {candidates:,}² candidate splits × "
+                       "{classes} classes + 1), more than the {limit:,} of about a second. "
+                       "Choose fewer features or rows."),
+    "lookahead_categories": ("Feature {name!r} has {n} categories; the exhaustive search "
+                             "groups at most {limit} (2^(k−1) − 1 groupings of k)."),
+    "lookahead_missing": ("Feature {name!r} has missing values; the exhaustive search takes "
+                          "complete rows only."),
+    "lookahead_nothing": ("There is nothing to search: a single class, or no feature that "
+                          "splits the rows."),
     # -- a sample to predict (dtree.views.prediction) --
     "sample_not_numeric": "Feature {name!r} is numeric; got {value!r}.",
     "sample_infinite": "Feature {name!r}: infinity is not a value a tree can route.",

@@ -13,12 +13,10 @@ from dtree.tables.prepare import setup_from_choices
 from dtree.tables.dataset import default_target
 from dtree.views.links import md
 from pages.panels import compare_panels as panels
-from pages.panels import tree_view
-from pages.panels.stepping import move, moves, step_buttons
+from pages.panels import resamples_panel, tree_view
 from pages.runtime.caches import fitted, prepared
 from pages.state.parameters import chosen_parameters
-from pages.state.session import (keys_legend, lang, presenting, require_frame, said, shown_step,
-                                 step_button, tr)
+from pages.state.session import lang, presenting, require_frame, said, tr
 from pages.state.tables_state import (builtin_table, current_setup, current_table, identifiers,
                                       inferred_types, table_title, use_table)
 
@@ -40,8 +38,7 @@ if error:
     st.stop()
 base_preset, base_criterion, base_params = chosen_parameters(task)
 poisson_ok = compare.poisson_allowed(task, prep.y_train)
-if not present:
-    st.markdown(words.intro(table.title, len(prep.y_train), len(prep.y_test), md, lang()))
+intro = None if present else st.container()  # (said once the view is known)
 
 
 # -- the configurations -------------------------------------------------------------
@@ -77,11 +74,6 @@ MORE = compare.more_configs(task, poisson_ok)
 # size-bounded fit cache (pages.runtime.caches.MODELS) drops it.
 
 
-@st.cache_resource(show_spinner=False, max_entries=32)
-def _divergence(keys, _models):
-    return compare.first_divergence(_models)
-
-
 # One bar above the trees: the step buttons, then (presenter mode) how many
 # trees and each tree's parameters; filled in below, once the trees are grown.
 bar = st.container(horizontal=True, vertical_alignment="center", key="stepbar_cmp",
@@ -90,6 +82,7 @@ nav = bar.container(horizontal=True, vertical_alignment="center", gap="small", w
 knobs = bar.container(horizontal=True, vertical_alignment="center", gap="small",
                       width="content")
 top = knobs if present else st.container(horizontal=True, gap="large")
+mode = panels.mode_switch(top, present)  # trees of different settings, or resamples
 n_configs = top.segmented_control(
     tr("Trees to compare", "比较的树的数量"), [2, 3, 4], default=2, key="cmp_n",
     bind="query-params", required=True,
@@ -109,131 +102,116 @@ if present:
     tree_view.view_buttons(knobs, present)  # W: the whole trees or folded; D: details
     narration = st.container(key="narration")  # (filled below)
     places = panels.presenter_cells(n_configs)
-    heads = [head.container(key=f"icon_only_cmp_pop{i + 1}", width="content")
-             for i, head in enumerate(places[1])]
-else:
-    heads = st.columns(n_configs, gap="medium")
-configs = []  # (column, label, profile or None, key)
-for i, col in enumerate(heads):
-    with col:
-        title = None if present else st.container()  # (presenter: above the tree)
-        with st.popover(tr(f"Tree {i + 1}", f"树 {i + 1}") if present else
-                        tr("Parameters", "参数"), icon=":material/tune:",
-                        key=f"cmp_pop{i + 1}", width="content" if present else "stretch"):
-            preset, criterion, params = panels.column_settings(i, compare.default_config(
-                i, default_pair, default_changes, base_params["growth"], MORE),
-                base_params, task, poisson_ok)
-        label = words.config_label(i, preset, criterion, lang())
-        if title is not None:
-            # constant markup: a colour bar linking the column to its lines in the charts
-            title.html('<div style="height:8px;border-radius:4px;'
-                       f'background:{compare.CONFIG_COLOURS[i]}"></div>')
-            title.markdown(f"##### {md(label)}")
-            title.caption(words.params_caption(params, lang()))
-        fit, error = fitted(table, setup, prep, preset, criterion, params)
-        if error:
-            (places[0][i] if present else st).error(words.cannot_grow(md(said(error)), lang()),
-                                                     icon=":material/error:")
-            configs.append((i, label, None, None))
-            continue
-        key = (table.key, setup, preset, criterion, tuple(sorted(params.items())))
-        configs.append((i, label, fit.profile, key))
-        if fit.prep is not prep and not present:  # ID3 without rows with a missing value
-            st.caption(words.id3_rows(len(fit.prep.y_train), len(prep.y_test), lang()))
-
-ok = [c for c in configs if c[2] is not None]
-if not ok:
-    st.stop()
-profiles = [c[2] for c in ok]
-labels = [c[1] for c in ok]
-max_steps = max(p.n_steps for p in profiles)
-
-
-# -- lockstep ------------------------------------------------------------------------
-if state.get("cmp_step", 0) > max_steps:
-    state["cmp_step"] = max_steps
-divergence = _divergence(tuple(c[3] for c in ok), [p.model for p in profiles]) \
-    if len(ok) > 1 else None
-part_step = compare.divergence_step(divergence) if divergence is not None else None
-
-step = shown_step("cmp_step", max_steps) if max_steps else 0  # (a link's, at first)
-step_buttons(nav, present, ("cmp_first", "cmp_prev", "cmp_next", "cmp_last"), moves("cmp_step", 0, max_steps),
-             step <= 0, step >= max_steps)
-if part_step is not None:
-    step_button(nav, tr("Go to where they part", "跳到分歧处"), "cmp_goto",
-                ":material/call_split:", present, on_click=move,
-                kwargs={"key": "cmp_step", "low": 0, "high": max_steps, "to": part_step})
-if max_steps:
-    (nav if present else st).slider(
-        tr("Step (splits made so far, the same for every tree)",
-           "步数（已完成的划分次数，所有树相同）"), 0, max_steps, key="cmp_step",
-        bind="query-params", label_visibility="collapsed" if present else "visible",
-        width=220 if present else "stretch")
-if present:
-    nav.markdown(tr(f"**step {step} / {max_steps}**", f"**第 {step} / {max_steps} 步**"),
-                 width="content")
-    keys_legend(tr("W whole trees · D details", "W 整棵树 · D 细节"))
-step = int(state.get("cmp_step", step)) if max_steps else 0
-
-
-def set_columns(configs, params):
-    """(on_click) Show ``configs``, every one with ``params``."""
-    state.update(compare.column_state(configs, params))
-
-
-def use_dataset(title, configs, params):
-    """(on_click) Make a built-in dataset the one in use, and show ``configs``."""
-    use_table(builtin_table(title))
-    set_columns(configs, params)
-
-
-def fresh_setup(other):
-    """The data choices a dataset starts with (tables_state.current_setup
-    once use_table has forgotten the old ones)."""
-    types, _ = inferred_types(other.key, other.frame)
-    return setup_from_choices(other.frame, {}, default_target=default_target(other),
-                              default_test_size=other.default_test_size,
-                              identifiers=identifiers(other.key, other.frame), types=types)
-
-
-def offer_parting_trees():
-    """Buttons that make the trees part, each checked by fitting: another pair
-    on this data (perhaps grown deeper, or with larger leaves), and another
-    built-in dataset on which the first pairs part as they are."""
-    found = parting(table, setup, prep, dict(ok[0][3][4]))  # the first tree's parameters
-    offers = st.container(horizontal=True)
-    if found is not None:
-        offers.button(words.pair_offer(found, lang()), key="cmp_try_pair",
-                      icon=":material/call_split:", on_click=set_columns,
-                      args=(found.configs, found.params))
-    for title in BUILTIN:
-        if table.key == f"builtin:{title}":
-            continue
-        other = builtin_table(title)
-        other_setup = fresh_setup(other)
-        other_prep, error = prepared(other, other_setup)
-        there = None if error else parting(other, other_setup, other_prep, base_params,
-                                           adjustments=({},))
-        if there is not None:
-            offers.button(words.data_offer(table_title(other), there, lang()),
-                          key="cmp_try_data", icon=":material/dataset:", on_click=use_dataset,
-                          args=(title, there.configs, there.params))
-            break
-
-
-if len(ok) > 1:
-    sentence = words.divergence_sentence(divergence, [p.model for p in profiles], labels,
-                                         escape=md, lang=lang())
+if intro is not None:
+    intro.markdown(words.intro(table.title, len(prep.y_train), len(prep.y_test), md, lang())
+                   if mode == "settings" else text(words.RESAMPLE_TEXTS, "intro", lang()))
+if mode == "resamples":  # (no st.stop: the page's settings are written to the link after it)
+    resamples_panel.view(table, setup, prep, (base_preset, base_criterion, base_params),
+                         (nav, knobs if present else st.container(), narration, places),
+                         n_configs, per_row)
+else:  # trees of different settings
     if present:
-        narration.markdown(sentence)
+        heads = [head.container(key=f"icon_only_cmp_pop{i + 1}", width="content")
+                 for i, head in enumerate(places[1])]
     else:
-        st.info(sentence, icon=":material/call_split:")
-    if divergence is None:
-        offer_parting_trees()
-    elif compare.shows_parting(choice, [(c[3][2], c[3][3], c[3][4]) for c in ok]):
-        (narration or st).caption(words.shared_changes(default_changes, lang()))
+        heads = st.columns(n_configs, gap="medium")
+    configs = []  # (column, label, profile or None, key)
+    for i, col in enumerate(heads):
+        with col:
+            title = None if present else st.container()  # (presenter: above the tree)
+            with st.popover(tr(f"Tree {i + 1}", f"树 {i + 1}") if present else
+                            tr("Parameters", "参数"), icon=":material/tune:",
+                            key=f"cmp_pop{i + 1}", width="content" if present else "stretch"):
+                preset, criterion, params = panels.column_settings(i, compare.default_config(
+                    i, default_pair, default_changes, base_params["growth"], MORE),
+                    base_params, task, poisson_ok)
+            label = words.config_label(i, preset, criterion, lang())
+            if title is not None:
+                # constant markup: a colour bar linking the column to its lines in the charts
+                title.html('<div style="height:8px;border-radius:4px;'
+                           f'background:{compare.CONFIG_COLOURS[i]}"></div>')
+                title.markdown(f"##### {md(label)}")
+                title.caption(words.params_caption(params, lang()))
+            fit, error = fitted(table, setup, prep, preset, criterion, params)
+            if error:
+                (places[0][i] if present else st).error(words.cannot_grow(md(said(error)), lang()),
+                                                         icon=":material/error:")
+                configs.append((i, label, None, None))
+                continue
+            key = (table.key, setup, preset, criterion, tuple(sorted(params.items())))
+            configs.append((i, label, fit.profile, key))
+            if fit.prep is not prep and not present:  # ID3 without rows with a missing value
+                st.caption(words.id3_rows(len(fit.prep.y_train), len(prep.y_test), lang()))
+
+    ok = [c for c in configs if c[2] is not None]
+    if not ok:
+        st.stop()
+    profiles = [c[2] for c in ok]
+    labels = [c[1] for c in ok]
 
 
-# -- the trees and the charts -----------------------------------------------------------
-panels.trees(configs, step, divergence, n_configs, per_row, present, places)
-panels.charts(profiles, labels, step, classification, len(prep.y_test))
+    # -- lockstep ------------------------------------------------------------------------
+    step, divergence = panels.lockstep(nav, present, profiles, [c[3] for c in ok])
+
+
+    def set_columns(configs, params):
+        """(on_click) Show ``configs``, every one with ``params``."""
+        state.update(compare.column_state(configs, params))
+
+
+    def use_dataset(title, configs, params):
+        """(on_click) Make a built-in dataset the one in use, and show ``configs``."""
+        use_table(builtin_table(title))
+        set_columns(configs, params)
+
+
+    def fresh_setup(other):
+        """The data choices a dataset starts with (tables_state.current_setup
+        once use_table has forgotten the old ones)."""
+        types, _ = inferred_types(other.key, other.frame)
+        return setup_from_choices(other.frame, {}, default_target=default_target(other),
+                                  default_test_size=other.default_test_size,
+                                  identifiers=identifiers(other.key, other.frame), types=types)
+
+
+    def offer_parting_trees():
+        """Buttons that make the trees part, each checked by fitting: another pair
+        on this data (perhaps grown deeper, or with larger leaves), and another
+        built-in dataset on which the first pairs part as they are."""
+        found = parting(table, setup, prep, dict(ok[0][3][4]))  # the first tree's parameters
+        offers = st.container(horizontal=True)
+        if found is not None:
+            offers.button(words.pair_offer(found, lang()), key="cmp_try_pair",
+                          icon=":material/call_split:", on_click=set_columns,
+                          args=(found.configs, found.params))
+        for title in BUILTIN:
+            if table.key == f"builtin:{title}":
+                continue
+            other = builtin_table(title)
+            other_setup = fresh_setup(other)
+            other_prep, error = prepared(other, other_setup)
+            there = None if error else parting(other, other_setup, other_prep, base_params,
+                                               adjustments=({},))
+            if there is not None:
+                offers.button(words.data_offer(table_title(other), there, lang()),
+                              key="cmp_try_data", icon=":material/dataset:", on_click=use_dataset,
+                              args=(title, there.configs, there.params))
+                break
+
+
+    if len(ok) > 1:
+        sentence = words.divergence_sentence(divergence, [p.model for p in profiles], labels,
+                                             escape=md, lang=lang())
+        if present:
+            narration.markdown(sentence)
+        else:
+            st.info(sentence, icon=":material/call_split:")
+        if divergence is None:
+            offer_parting_trees()
+        elif compare.shows_parting(choice, [(c[3][2], c[3][3], c[3][4]) for c in ok]):
+            (narration or st).caption(words.shared_changes(default_changes, lang()))
+
+
+    # -- the trees and the charts -----------------------------------------------------------
+    panels.trees(configs, step, divergence, n_configs, per_row, present, places)
+    panels.charts(profiles, labels, step, classification, len(prep.y_test))

@@ -19,6 +19,7 @@ from pages.state import imported
 from pages.state.url_state import write_view_to_url
 from pages.panels.grow_panels import panels_view
 from pages.panels import manual_panel, tree_view, vote_panel
+from pages.state import room_stage
 from pages.state.room_session import push_view
 from pages.runtime.prefetch import prefetch_for_this_session
 
@@ -127,6 +128,7 @@ def stepper():
 
     step = shown_step()
     present = presenting()
+    room_stage.begin()  # (a presenter's room: what its followers see, set below)
     step_bar(step, compact=present)
 
     tree = fit.tree_at(step)  # (shared by the class, as the DOT is: pages.runtime.fits.Fit)
@@ -134,22 +136,23 @@ def stepper():
     edges = "samples" if state.get("edges") else None  # (the sidebar's edge widths)
     # presenter mode: drawn large, then scaled down to the window (app.py's CSS)
     room = vote_panel.open_room_vote(step)  # (a vote beside the tree: it gets 62%)
-    dot, info = step_dot(fit, step, rankdir=tree_direction(),
-                         fontsize=PRESENTER_FONT if present else size,
-                         path=prediction_path(step), lang=lang(), compact=present,
-                         edge_width=edges, **tree_view.options(0.62 if room else 1.0))
+    drawing = dict(rankdir=tree_direction(), fontsize=PRESENTER_FONT if present else size,
+                   path=prediction_path(step), compact=present, edge_width=edges,
+                   **tree_view.options(0.62 if room else 1.0))
+    dot, info = step_dot(fit, step, lang=lang(), **drawing)
     if present:
         with st.container(key="narration"):
             narrate(step, title=heading_short)
     where = st.columns([0.62, 0.38]) if room else [st.container()]
     with where[0].container(key="tree_box"):
-        st.graphviz_chart(dot, width="content")
+        room_stage.draw_tree(dot, width="content")
+    write_view_to_url()  # (a click in this fragment reruns it alone, not app.py)
+    room_stage.grow_step(fit, table, preset, step, drawing, lang())
+    push_view("")  # (and a presenter's room follows it, as soon as the tree is drawn)
     if room:
         with where[1].container(key="vote_panel"):
             vote_panel.panel(fit, room)
     tree_view.listen(fit, step, info)
-    write_view_to_url()  # (a click in this fragment reruns it alone, not app.py)
-    push_view("")  # (and a presenter's room follows it)
     if info["folded"] and not present:  # (presenter mode: the keys legend says W)
         st.caption(narration.folded_caption(len(info["folded"]), info["auto_folded"], lang()))
     if edges:

@@ -3,10 +3,11 @@
 An impurity calculator (entropy, Gini index, misclassification, 2nd-order
 Taylor), Li Hang's loan table worked out (entropy, conditional entropy,
 information gain), the lecture's cat example, gain ratio against an ID
-column, and two exercises answered with the current data: rescaling the
-features, and the order of growth.  The numbers are in dtree.views.learn,
-the words and tables in dtree.views.learntext; this page only reads the
-widgets and draws.
+column, two exercises answered with the current data (rescaling the
+features, the order of growth) and greedy CART's tree of depth 2 next to
+the best one (pages/panels/lookahead_panel.py).  The numbers are in
+dtree.views.learn, the words and tables in dtree.views.learntext; this page
+only reads the widgets and draws.
 """
 
 import numpy as np
@@ -17,6 +18,7 @@ from dtree.views.vocabulary import text
 from dtree.views import learn
 from dtree.views import learntext as words
 from dtree.views.links import md
+from pages.panels.lookahead_panel import lookahead_panel
 from pages.panels.orders_panel import growth_orders_panel, url_choice
 from pages.runtime.caches import shared_result
 from pages.state.current_tree import current_fit
@@ -215,4 +217,5 @@ def scaling_part():
     "ratio": ratio_part,
     "scaling": scaling_part,
     "orders": growth_orders_panel,
+    "lookahead": lookahead_panel,
 }[part]()

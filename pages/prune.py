@@ -24,7 +24,7 @@ from pages.state.current_tree import current_fit
 from pages.state.session import keys_legend, lang, presenting, require_frame, said, tr
 from pages.state.tables_state import current_setup, current_table
 from pages.panels.stepping import step_buttons
-from pages.state import imported
+from pages.state import imported, room_stage
 from pages.runtime.prefetch import cv_key, cv_work, sequence
 
 state = st.session_state
@@ -74,6 +74,8 @@ view = head.segmented_control(tr("Method", "方法"), VIEWS, default="ccp", key=
                               format_func=view_names.get, bind="query-params", required=True,
                               label_visibility="collapsed" if present else "visible")
 pruning = Pruning(fit, seq, head, present)
+room_stage.say(tr(f"Prune · {md(table_in_use.title)} · {view_names[view]}",
+                  f"剪枝 · {md(table_in_use.title)} · {view_names[view]}"))
 
 
 # -- cost-complexity pruning ------------------------------------------------------

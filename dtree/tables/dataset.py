@@ -29,6 +29,8 @@ DATASETS_ZH = {
                                      "《机器学习》表4.1：17 个西瓜，6 个特征"),
     "Watermelon 2.0α, missing values (Zhou Zhihua)": (
         "西瓜数据集 2.0α，含缺失值（周志华）", "《机器学习》表4.4：表4.1 加上缺失值"),
+    "XOR: where greedy fails": ("异或 XOR：贪心算法的盲点",
+                                "16 个点：类别 = (x1 > 2.5) 异或 (x2 > 2.5)，另有一列噪声"),
 }
 
 

@@ -112,6 +112,10 @@ BUILTIN = {
     "Watermelon 2.0α, missing values (Zhou Zhihua)": Builtin(
         "watermelon2_alpha.csv", "好瓜", "周志华《机器学习》表4.4: table 4.1 with gaps",
         test_size=0.0, key="watermelon2a"),
+    "XOR: where greedy fails": Builtin(
+        "xor.csv", "class 类别",
+        "16 points: class = (x1 > 2.5) XOR (x2 > 2.5), and a noise column", test_size=0.0,
+        key="xor"),
 }
 
 

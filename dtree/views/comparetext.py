@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .vocabulary import criterion_name, growth_name, t
+from .vocabulary import criterion_name, growth_name, t, text
 from . import explain
 from .compare import divergence_step, divergence_text, node_share, step_node
 
@@ -230,3 +230,184 @@ def impurity_marker(model, k, label, escape=str, lang="en") -> str:
                     f"over all its classes: {own}.",
               f"标记：{where}，p = {p:.3f} = {share}。按其全部类别计算的不纯度："
               f"{own}。")
+
+
+# -- the resamples view ------------------------------------------------------------------
+
+#: The Compare page's two views: trees of different settings, or one
+#: setting's trees on resamples of the rows.
+MODES = {"settings": ("Settings", "不同设置"), "resamples": ("Resampled rows", "重抽样")}
+#: The ways of resampling (dtree.resampled_trees' methods).
+METHODS = {"bootstrap": ("bootstrap", "自助采样"), "drop": ("drop a share", "删去一部分")}
+#: The resamples view's charts and tables.
+RESAMPLE_CHARTS = {"root": ("Root splits", "根结点划分"),
+                   "first": ("First level", "第一层划分"),
+                   "scores": ("Held-out scores", "留出样本得分"),
+                   "table": ("Each resample", "每次重抽样")}
+
+RESAMPLE_TEXTS = {
+    "intro": (
+        "The Grow page's tree grown again on resamples of its training rows: how often each "
+        "split wins, how the held-out score spreads, and a few of the trees beside the tree "
+        "on all rows, stepping together.",
+        "在训练样本的多次重抽样上重新生长“生长”页的树：每种划分胜出的频率、留出样本上得分的"
+        "分布，以及几棵重抽样树与全部样本上的树并排同步生长。"),
+    "mode_help": (
+        "Settings: two to four trees of different settings on the same rows. Resampled rows: "
+        "the Grow page's tree grown again on resamples of the training rows, to see how much "
+        "it changes when the data changes a little.",
+        "不同设置：在相同样本上比较两到四棵不同设置的树。重抽样：在训练样本的多次重抽样上"
+        "重新生长“生长”页的树，看数据稍有变化时树会变化多少。"),
+    "n_help": ("How many trees to grow, each on its own resample (1 to 50).",
+               "生长多少棵树，每棵树用各自的一次重抽样（1 到 50）。"),
+    "method_help": (
+        "Bootstrap: draw as many rows as there are, with replacement (about 63% of the rows "
+        "appear, some several times). Drop a share: leave out the chosen share of the rows "
+        "at random and keep each other row once.",
+        "自助采样：有放回地抽取与原样本数相同的样本（约 63% 的样本出现，有的出现多次）。"
+        "删去一部分：随机删去所选比例的样本，其余样本各保留一次。"),
+    "share_help": ("The share of the training rows each resample leaves out.",
+                   "每次重抽样删去的训练样本比例。"),
+    "seed_help": ("The same seed draws the same rows, so the same trees.",
+                  "相同的随机种子抽到相同的样本，因此得到相同的树。"),
+    "trees": (
+        "The tree on all training rows (the Grow page's) beside resampled trees, stepping "
+        "together: first the resamples whose root splits differ. The thick reddish-purple "
+        "border marks where the trees first part.",
+        "全部训练样本上的树（即“生长”页的树）与重抽样得到的树并排，同步逐步生长：优先显示"
+        "根结点划分不同的重抽样。粗的紫红色边框标出各树第一次出现分歧的结点。"),
+    "root": (
+        "Thresholds that send the same training rows left are counted as one split (a "
+        "resample that misses a value moves its threshold within the gap).",
+        "把相同训练样本分到左边的阈值算作同一种划分（漏掉某个值的重抽样会在同一个间隔内"
+        "移动阈值）。"),
+    "first": (
+        "For each root feature: what each side of the root splits on next, over the trees "
+        "with that root feature (≤ and > are the root's sides, whatever its threshold).",
+        "对每个根结点特征：根结点每一侧接下来按什么特征划分，在根结点使用该特征的树中统计"
+        "（≤ 和 > 指根结点的两侧，不论阈值是多少）。"),
+}
+
+
+def mode_name(mode, lang="en") -> str:
+    return text(MODES, mode, lang)
+
+
+def method_name(method, lang="en") -> str:
+    return text(METHODS, method, lang)
+
+
+def resample_chart_name(chart, lang="en") -> str:
+    return text(RESAMPLE_CHARTS, chart, lang)
+
+
+def all_rows_label(lang="en") -> str:
+    return t(lang, "All rows", "全部样本")
+
+
+def resample_label(i, lang="en") -> str:
+    """Resample ``i`` (0-based) as the page numbers it: "Resample 3"."""
+    return t(lang, f"Resample {i + 1}", f"重抽样 {i + 1}")
+
+
+def draw_caption(n, method, share, seed, n_rows, lang="en") -> str:
+    """What was drawn: "20 bootstrap resamples of 114 rows, seed 0"."""
+    if method == "bootstrap":
+        return t(lang, f"{n} bootstrap resamples of the {n_rows:,} training rows, seed {seed}",
+                 f"对 {n_rows:,} 个训练样本做 {n} 次自助采样，随机种子 {seed}")
+    return t(lang, f"{n} resamples of the {n_rows:,} training rows, each without "
+                   f"{share:.0%} of them, seed {seed}",
+             f"对 {n_rows:,} 个训练样本做 {n} 次重抽样，每次删去 {share:.0%}，随机种子 {seed}")
+
+
+def instability_sentence(root_features, n_same, n, escape=str, lang="en") -> str:
+    """The view's headline: how often each feature is at the root (a Series
+    feature -> trees, most frequent first; None: a leaf) and how many of
+    the ``n`` trees are the tree on all rows."""
+    def name(feature):
+        return (t(lang, "no split (a leaf)", "不划分（叶结点）") if feature is None
+                else f"**{escape(feature)}**")
+    if len(root_features) == 1:
+        only = name(root_features.index[0])
+        head = t(lang, f"All {n} trees split the root on {only}",
+                 f"{n} 棵树的根结点都按{only}划分")
+    else:
+        parts = [t(lang, f"{name(f)} in {c}", f"{name(f)} {c} 次")
+                 for f, c in root_features.items()]
+        head = t(lang, f"Root feature over {n} trees: ", f"{n} 棵树的根结点特征：") + \
+            t(lang, ", ", "，").join(parts)
+    verb = "is" if n_same == 1 else "are"
+    same = t(lang, f"; {n_same} of {n} {verb} the same tree as the one on all rows.",
+             f"；其中 {n_same} 棵与全部样本上的树完全相同。")
+    return head + same
+
+
+def spread_sentence(summary, full_score, metric, where, lang="en") -> str:
+    """The held-out scores' spread: range, median and quartiles, and the tree
+    on all rows' score on the test rows (when ``where`` is "test")."""
+    if not summary["n"]:
+        return t(lang, "No resample left a row out: there is nothing to score on.",
+                 "没有一次重抽样留下未抽到的样本：无法计算得分。")
+    rows = (t(lang, "on the test rows", "测试集上") if where == "test" else
+            t(lang, "on the rows each resample left out (there is no test set)",
+              "在各次重抽样未抽到的样本上（没有测试集）"))
+    out = t(lang, f"{metric} {rows}: from **{summary['min']:.3f}** to "
+                  f"**{summary['max']:.3f}**, median {summary['median']:.3f} (middle half "
+                  f"{summary['q1']:.3f} to {summary['q3']:.3f}, sd {summary['sd']:.3f}).",
+            f"{rows}的{metric}：从 **{summary['min']:.3f}** 到 **{summary['max']:.3f}**，"
+            f"中位数 {summary['median']:.3f}（中间一半 {summary['q1']:.3f} 至 "
+            f"{summary['q3']:.3f}，标准差 {summary['sd']:.3f}）。")
+    if where == "test" and full_score is not None and np.isfinite(full_score):
+        out += t(lang, f" The tree on all rows: {full_score:.3f}.",
+                 f"全部样本上的树：{full_score:.3f}。")
+    return out
+
+
+def root_table(table, lang="en"):
+    """:func:`dtree.views.instability.root_splits`' table with the page's
+    column names (a leaf named)."""
+    out = table.copy()
+    out["feature"] = out["feature"].map(lambda f: t(lang, "(a single leaf)", "（叶结点）")
+                                        if f is None else f)
+    out["share"] = (100 * out["share"]).round(0).astype(int).astype(str) + "%"
+    return out.rename(columns={"feature": t(lang, "feature", "特征"),
+                               "rule": t(lang, "split", "划分"),
+                               "trees": t(lang, "trees", "树的数量"),
+                               "share": t(lang, "share", "比例")})
+
+
+def first_level_table(table, lang="en"):
+    """:func:`dtree.views.instability.first_level`'s table for the page."""
+    out = table.copy()
+    out["below"] = out["below"].map(lambda f: t(lang, "(a leaf)", "（叶结点）")
+                                    if f is None or f != f else f)
+    out["share"] = (100 * out["share"]).round(0).astype(int).astype(str) + "%"
+    return out.rename(columns={"root": t(lang, "root feature", "根结点特征"),
+                               "branch": t(lang, "side", "分支"),
+                               "below": t(lang, "splits next on", "接着划分的特征"),
+                               "trees": t(lang, "trees", "树的数量"),
+                               "share": t(lang, "share", "比例")})
+
+
+def resample_rows(result, models, agreement, scores, metric, split_of, lang="en"):
+    """One row per resample: its number, distinct rows drawn, root split
+    (``split_of(model)`` gives (feature, rule) or None), held-out score and
+    where it parts from the tree on all rows."""
+    import pandas as pd
+
+    def parts(depth):
+        if depth is None:
+            return t(lang, "same tree", "同一棵树")
+        return t(lang, f"at depth {depth}", f"在深度 {depth}") if depth else \
+            t(lang, "at the root", "在根结点")
+
+    def root(m):
+        found = split_of(m)
+        return t(lang, "(a leaf)", "（叶结点）") if found is None else f"{found[0]} {found[1]}"
+    return pd.DataFrame({
+        "#": [i + 1 for i in range(len(models))],
+        t(lang, "distinct rows", "不同样本数"): [len(np.unique(r)) for r in result.rows],
+        t(lang, "root split", "根结点划分"): [root(m) for m in models],
+        metric: [round(float(s), 3) for s in scores],
+        t(lang, "parts from the tree on all rows", "与全部样本上的树的分歧"):
+            [parts(d) for d in agreement]})

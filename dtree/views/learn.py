@@ -32,6 +32,7 @@ from .vocabulary import t
 from . import explain
 from .. import DecisionTreeClassifier, OKABE_ITO, make_criterion
 from .orders import root_paths, signatures
+from .viz import drawn_dot, step_words, tree_font_size
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 #: The four impurities of the calculator, in display order.
@@ -688,3 +689,82 @@ def scaling_report(model, X, y, sample_weight=None, columns=None) -> ScalingRepo
     return ScalingReport([names[j] for j in cols], mean, scale, model, model_z,
                          same_structure, same_leaves, same_predictions, len(leaf),
                          pd.DataFrame(rows, columns=columns))
+
+
+# ---------------------------------------------------------------------------
+# Greedy against lookahead (the best tree of depth 2, by exhaustive search)
+# ---------------------------------------------------------------------------
+
+#: The built-in table the lesson starts on (a title of dtree.tables.io.BUILTIN).
+XOR_TITLE = "XOR: where greedy fails"
+
+
+@dataclass
+class LookaheadLesson:
+    """Greedy CART's depth-2 tree and the best depth-2 tree on one table.
+
+    ``result`` is :func:`dtree.lookahead_tree`'s answer; ``gains`` has one
+    row per feature with its best root split as the greedy search scored it
+    (``feature``, ``score``: the gain, or the gain ratio under
+    ``criterion="gain_ratio"``, ``threshold``, ``children``), best first;
+    ``left_out`` counts the rows with a missing value, which the search
+    does not take.
+    """
+
+    result: object
+    gains: pd.DataFrame
+    criterion: str
+    left_out: int = 0
+
+    @property
+    def greedy_root(self) -> str:
+        return self.result.greedy.steps_[0].feature_name
+
+    @property
+    def lookahead_root(self) -> str:
+        return self.result.estimator.steps_[0].feature_name
+
+    def root_score(self, model) -> float:
+        """The score (gain or gain ratio) of ``model``'s root split."""
+        step = model.steps_[0]
+        return float(step.gain_ratio if self.criterion == "gain_ratio" else step.gain)
+
+    def child_scores(self) -> list:
+        """The lookahead tree's scores of its children's splits."""
+        return [float(s.gain_ratio if self.criterion == "gain_ratio" else s.gain)
+                for s in self.result.estimator.steps_[1:]]
+
+
+def lookahead_lesson(X: pd.DataFrame, y, criterion="gini", categorical=()) -> LookaheadLesson:
+    """Both trees of depth 2 for the rows of ``X`` without missing values
+    (raises the engine's ``CodedError`` when the search refuses the table)."""
+    from .. import lookahead_tree
+
+    complete = X.notna().all(axis=1).to_numpy()
+    X, y = X[complete].reset_index(drop=True), np.asarray(y)[complete]
+    result = lookahead_tree(X, y, criterion=criterion, categorical_features=list(categorical))
+    table = result.greedy.candidates(0)
+    score = table["gain_ratio" if criterion == "gain_ratio" else "gain"]
+    gains = pd.DataFrame({"feature": table["feature"], "score": score,
+                          "threshold": table["threshold"], "children": table["children"]})
+    gains = gains.sort_values("score", ascending=False, kind="stable").reset_index(drop=True)
+    return LookaheadLesson(result, gains, criterion, int((~complete).sum()))
+
+
+def lesson_dot(model, criterion, lang="en", brief=False) -> str:
+    """DOT of one of the lesson's trees, drawn as the app draws trees, each
+    split with its gain (gain ratio under ``criterion="gain_ratio"``) and
+    no step outlined; ``brief``: brief boxes in a smaller font (presenter
+    mode, whose zoom would push the leaves of two trees side by side below
+    a 720-pixel screen)."""
+    steps = model.steps_
+    tree = model.tree_at(len(steps))
+    index = {int(nid): i for i, nid in enumerate(tree.node_ids)}
+    words = step_words(criterion, lang)
+    ratio = criterion == "gain_ratio"
+    lines = {index[s.node]: [f"{words['gain_ratio']} = {s.gain_ratio:.3f}" if ratio
+                             else f"{words['gain']} = {abs(s.gain) if s.gain == 0 else s.gain:.3f}"]
+             for s in steps}
+    dot, _ = drawn_dot(model, tree, label_lines=lines, lang=lang, details=not brief, compact=brief,
+                       fontsize=15 if brief else tree_font_size(tree.n_leaves))
+    return dot

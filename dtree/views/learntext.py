@@ -3,7 +3,8 @@
 What the page says (in English or Chinese, ``lang="en"`` / ``"zh"``) around
 the numbers of :mod:`dtree.views.learn`: its topics, the calculator's
 labels and error messages, the worked examples' legends, tables and
-conclusions, and the rescaling exercise's verdict and tables.  User text
+conclusions, the rescaling exercise's verdict and tables, and the lesson
+that puts greedy CART's depth-2 tree next to the best one.  User text
 (feature, value and class names, the user's own counts) goes through
 ``escape`` (the page passes its Markdown escaping); the fixed LaTeX holds
 only symbols.
@@ -24,6 +25,7 @@ PARTS = {
     "ratio": ("Gain ratio", "信息增益比"),
     "scaling": ("Rescaling features", "特征缩放"),
     "orders": ("Growth order", "生长顺序"),
+    "lookahead": ("Greedy vs lookahead", "贪心与前瞻"),
 }
 _VALUE_OF = {"entropy": "H(D)", "gini": "Gini(D)", "misclassification": "Err(D)",
              "taylor2": "T₂(D)"}
@@ -120,6 +122,29 @@ TEXTS = {
         "partitions are compared exactly. Categorical features are left as they are.",
         "与 scikit-learn 一样，引擎以 float32 存储特征：z 分数被舍入为 float32，因此 t_z·σ + μ "
         "只在舍入误差范围内等于 t，而划分是逐个样本精确比较的。类别特征保持不变。"),
+    "lookahead": (
+        "**Where does greedy fail?** CART, ID3 and C4.5 are greedy: at each node they take "
+        "the split with the largest gain and never look further down. Below, CART's tree of "
+        "depth 2 stands next to the best tree of depth 2, found by trying every root split "
+        "with every split of each child and keeping the tree that classifies the most "
+        "training rows correctly.",
+        "**贪心在哪里失败？** CART、ID3 和 C4.5 都是贪心算法：在每个结点只选增益最大的划分，"
+        "从不往下多看一步。下面把 CART 生长的深度为 2 的树，与深度同为 2 的最优树并排比较；"
+        "最优树由穷举搜索得到：尝试每个根结点划分与两个子结点的每种划分，保留训练样本分类正确"
+        "最多的那棵树。"),
+    "lookahead_scope": (
+        "Both trees: binary splits, depth at most 2, the training rows. The search tries every "
+        "threshold (the midpoint between neighbouring values) and every grouping of a "
+        "categorical feature's categories in two; among equally accurate trees it keeps the "
+        "one with the purer leaves. It takes tables of up to 2,000 rows and 1,000 candidate "
+        "splits, and refuses bigger ones (about a second of work).",
+        "两棵树：二叉划分，深度不超过 2，使用训练样本。穷举搜索尝试每个阈值（相邻取值的中点）和"
+        "类别特征的每种二分组；准确率相同时保留叶结点更纯的那棵树。它处理最多 2,000 行、"
+        "1,000 个候选划分的表，更大的表不予计算（约一秒的计算量）。"),
+    "lookahead_regression": (
+        "The lesson compares classification trees by accuracy: choose a classification target "
+        "on the Data page, or the XOR table.",
+        "这一课按准确率比较分类树：请在“数据”页选择分类目标，或者选择 XOR 表。"),
     "no_numeric_split": (
         "The tree has no split on a numeric feature.", "这棵树没有按数值特征分裂。"),
     "thresholds": (
@@ -340,3 +365,98 @@ def scales_table(report, lang="en") -> pd.DataFrame:
     """The standardised features' means and standard deviations."""
     return pd.DataFrame({t(lang, "feature", "特征"): report.columns, "μ": report.mean,
                          "σ": report.scale})
+
+
+# -- greedy against lookahead ----------------------------------------------------------
+
+def lookahead_sources(lang="en") -> dict:
+    """The lesson's tables: key -> name."""
+    return {"xor": t(lang, "XOR table", "XOR 表"), "current": t(lang, "current data", "当前数据")}
+
+
+def _score_name(criterion, lang):
+    if criterion == "gain_ratio":
+        return t(lang, "gain ratio", "信息增益比")
+    return t(lang, "gain", "增益")
+
+
+def _right(correct, n, lang) -> str:
+    return t(lang, f"{correct} of {n} rows right ({correct / n:.1%})",
+             f"{n} 行中分对 {correct} 行（{correct / n:.1%}）")
+
+
+def tree_heading(lesson, which, lang="en") -> str:
+    """"Greedy CART · 56.2%" / "Lookahead · 100.0%" above each tree."""
+    r = lesson.result
+    if which == "greedy":
+        return t(lang, "Greedy CART", "贪心 CART") + f" · {r.greedy_accuracy:.1%}"
+    return t(lang, "Lookahead (best of depth 2)", "前瞻（深度 2 的最优树）") + f" · {r.accuracy:.1%}"
+
+
+def lookahead_verdict(lesson, escape=str, lang="en") -> tuple[bool, str]:
+    """(greedy lost, sentence): both trees' training accuracy and the size
+    of the search."""
+    r = lesson.result
+    crit = criterion_name(lesson.criterion, lang, short=True)
+    size = t(lang,
+             f" The search compared {r.n_trees:,} trees of depth 2 built from "
+             f"{r.n_candidates:,} candidate splits.",
+             f"穷举搜索比较了由 {r.n_candidates:,} 个候选划分组成的 {r.n_trees:,} 棵深度为 2 的树。")
+    if r.correct > r.greedy_correct:
+        return True, t(lang,
+                       f"Greedy CART ({crit}) gets {_right(r.greedy_correct, r.n_samples, lang)}; "
+                       f"the best tree of the same depth gets "
+                       f"{_right(r.correct, r.n_samples, lang)}.",
+                       f"贪心 CART（{crit}）：{_right(r.greedy_correct, r.n_samples, lang)}；"
+                       f"同样深度的最优树：{_right(r.correct, r.n_samples, lang)}。") + size
+    return False, t(lang,
+                    f"Here greedy CART ({crit}) already finds a best tree of depth 2: "
+                    f"{_right(r.correct, r.n_samples, lang)}.",
+                    f"在这份数据上，贪心 CART（{crit}）已经找到深度为 2 的最优树："
+                    f"{_right(r.correct, r.n_samples, lang)}。") + size
+
+
+def misled_text(lesson, escape=str, lang="en") -> str:
+    """Why greedy chose its root: the gains it compared, and what the
+    lookahead root gains at the root and below."""
+    score = _score_name(lesson.criterion, lang)
+    greedy, look = escape(lesson.greedy_root), escape(lesson.lookahead_root)
+    r = lesson.result
+    g_root = fmt(lesson.root_score(r.greedy))
+    l_root = fmt(lesson.root_score(r.estimator))
+    below = " / ".join(fmt(v) for v in lesson.child_scores()) or "–"
+    if lesson.greedy_root == lesson.lookahead_root and r.correct == r.greedy_correct:
+        return t(lang,
+                 f"Both trees split the root on {greedy} ({score} {g_root}).",
+                 f"两棵树的根结点都按 {greedy} 划分（{score} {g_root}）。")
+    return t(lang,
+             f"At the root greedy compares each feature's own {score} only (table below): "
+             f"{greedy} wins with {g_root}. The lookahead tree starts with {look}, whose split "
+             f"gains {l_root} at the root, and then its children's splits gain {below}: a "
+             f"split's {score} says nothing about the splits it makes possible below it.",
+             f"在根结点，贪心算法只比较每个特征自身的{score}（见下表）：{greedy} 以 {g_root} 胜出。"
+             f"前瞻树从 {look} 开始，它在根结点的{score}只有 {l_root}，而它的子结点的划分"
+             f"{score}为 {below}：一个划分的{score}并不反映它下面能做出的划分。")
+
+
+def root_gains_table(lesson, lang="en") -> pd.DataFrame:
+    """Each feature's best root split as greedy scored it, and which root
+    each tree took."""
+    g = lesson.gains
+    mark = {True: "✓", False: ""}
+    return pd.DataFrame({
+        t(lang, "feature", "特征"): g["feature"],
+        t(lang, "best root split", "根结点的最佳划分"): [
+            str(c).split(" | ")[0].replace("<=", "≤") for c in g["children"]],
+        t(lang, f"root {_score_name(lesson.criterion, 'en')}",
+          f"根结点{_score_name(lesson.criterion, 'zh')}"): [fmt(v) for v in g["score"]],
+        t(lang, "greedy's root", "贪心的根"): [mark[f == lesson.greedy_root] for f in g["feature"]],
+        t(lang, "lookahead's root", "前瞻的根"): [mark[f == lesson.lookahead_root]
+                                            for f in g["feature"]],
+    })
+
+
+def left_out_note(n, lang="en") -> str:
+    return t(lang, f"{n} training rows with a missing value are left out: the search takes "
+                   "complete rows only.",
+             f"{n} 个含缺失值的训练样本未参与计算：穷举搜索只接受完整的行。")

@@ -77,6 +77,16 @@ MESSAGES_ZH = {
                                 "少于 min_samples_leaf={min}。"),
     "forced_min_weight_leaf": ("forced_splits 的结点“{node}”：这个划分使{side}分支的权重为 {weight:.4g}，"
                                "小于 min_weight_fraction_leaf 所要求的 {min:.4g}。"),
+    # the exhaustive depth-2 search
+    "lookahead_rows": "穷举搜索深度为 2 的树最多处理 {limit:,} 行；这张表有 {n:,} 行。",
+    "lookahead_candidates": ("穷举搜索深度为 2 的树最多比较 {limit:,} 个候选划分；这张表有 {n:,} 个"
+                             "（阈值和类别分组）。请减少特征。"),
+    "lookahead_work": ("穷举搜索深度为 2 的树需要 {work:,} 次乘法（{n:,} 行 × {candidates:,}² 个候选划分 × "
+                       "（{classes} 个类别 + 1）），超过约一秒可完成的 {limit:,} 次。请减少特征或行数。"),
+    "lookahead_categories": ("特征“{name}”有 {n} 个类别；穷举搜索最多对 {limit} 个类别分组"
+                             "（k 个类别有 2^(k−1) − 1 种分组）。"),
+    "lookahead_missing": "特征“{name}”有缺失值；穷举搜索只接受完整的行。",
+    "lookahead_nothing": "没有可搜索的划分：只有一个类别，或者没有能划分这些行的特征。",
     "sample_not_numeric": "特征“{name}”是数值特征；得到的是 {value!r}。",
     "sample_infinite": "特征“{name}”：决策树无法处理无穷大的取值。",
     # reading a table: errors

@@ -127,13 +127,21 @@ def question(node: int, lang: str = "en") -> str:
              f"结点 #{node} 将按哪个特征划分？")
 
 
-def counts_line(model, spec: VoteSpec, lang: str = "en") -> str:
-    """The node's rows in one line: its class counts, or its size."""
+def node_rows(model, spec: VoteSpec) -> tuple[tuple[str, float], ...]:
+    """The node's rows as a vote keeps them: (class, count) pairs, or one
+    ("", count) pair for a regression tree."""
     if hasattr(model, "classes_"):
-        parts = [f"{c}: {_number(n)}" for c, n in zip(model.classes_, spec.counts)]
-        return t(lang, "Rows at the node — ", "该结点的样本 — ") + ", ".join(parts)
-    return t(lang, f"{_number(spec.counts[0])} rows at the node",
-             f"该结点有 {_number(spec.counts[0])} 个样本")
+        return tuple((str(c), n) for c, n in zip(model.classes_, spec.counts))[:MAX_FEATURES]
+    return (("", spec.counts[0]),)
+
+
+def counts_line(rows, lang: str = "en") -> str:
+    """The node's rows (:func:`node_rows`) in one line: its class counts, or its size."""
+    if len(rows) == 1 and rows[0][0] == "":
+        return t(lang, f"{_number(rows[0][1])} rows at the node",
+                 f"该结点有 {_number(rows[0][1])} 个样本")
+    parts = [f"{c}: {_number(n)}" for c, n in rows]
+    return t(lang, "Rows at the node — ", "该结点的样本 — ") + ", ".join(parts)
 
 
 def _number(x: float) -> str:

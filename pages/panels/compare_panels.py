@@ -14,10 +14,66 @@ from dtree.tables.prepare import PRESETS, criteria_for
 from dtree.tables.choices import GROWTH
 from dtree.views.links import md
 from pages.panels import tree_view
-from pages.state.session import lang, tr
+from pages.panels.stepping import move, moves, step_buttons
+from pages.state import room_stage
+from pages.state.session import keys_legend, lang, shown_step, step_button, tr
+from pages.state.tables_state import current_table, table_title
 
 #: DOT font size in presenter mode: drawn large, scaled down to the window.
 PRESENTER_FONT = 20
+
+
+def mode_switch(where, present) -> str:
+    """The page's view (``cmp_mode``, kept in the link by
+    pages/state/url_state.py): "settings" or "resamples"."""
+    st.session_state.setdefault("cmp_mode", "settings")
+    return where.segmented_control(
+        tr("View", "视图"), list(words.MODES), key="cmp_mode", required=True, persist_state="session",
+        format_func=partial(words.mode_name, lang=lang()),
+        help=text(words.RESAMPLE_TEXTS, "mode_help", lang()),
+        label_visibility="collapsed" if present else "visible") or "settings"
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _divergence(keys, _models):
+    return compare.first_divergence(_models)
+
+
+def lockstep(nav, present, profiles, keys):
+    """The shared step of ``profiles``' trees (``cmp_step``): the step
+    buttons, "go to where they part" and the slider, in ``nav``.  ``keys``
+    name the trees (hashable: their cache keys), for the cached
+    :func:`dtree.views.compare.first_divergence`.  Returns (step,
+    divergence)."""
+    state = st.session_state
+    max_steps = max(p.n_steps for p in profiles)
+    if state.get("cmp_step", 0) > max_steps:
+        state["cmp_step"] = max_steps
+    divergence = (_divergence(tuple(keys), [p.model for p in profiles])
+                  if len(profiles) > 1 else None)
+    part_step = compare.divergence_step(divergence) if divergence is not None else None
+    step = shown_step("cmp_step", max_steps) if max_steps else 0  # (a link's, at first)
+    step_buttons(nav, present, ("cmp_first", "cmp_prev", "cmp_next", "cmp_last"),
+                 moves("cmp_step", 0, max_steps), step <= 0, step >= max_steps)
+    if part_step is not None:
+        step_button(nav, tr("Go to where they part", "跳到分歧处"), "cmp_goto",
+                    ":material/call_split:", present, on_click=move,
+                    kwargs={"key": "cmp_step", "low": 0, "high": max_steps, "to": part_step})
+    if max_steps:
+        (nav if present else st).slider(
+            tr("Step (splits made so far, the same for every tree)",
+               "步数（已完成的划分次数，所有树相同）"), 0, max_steps, key="cmp_step",
+            bind="query-params", label_visibility="collapsed" if present else "visible",
+            width=220 if present else "stretch")
+    if present:
+        nav.markdown(tr(f"**step {step} / {max_steps}**", f"**第 {step} / {max_steps} 步**"),
+                     width="content")
+        keys_legend(tr("W whole trees · D details", "W 整棵树 · D 细节"))
+    step = int(state.get("cmp_step", step)) if max_steps else 0
+    title = md(table_title(current_table()))
+    room_stage.say(tr(f"Compare · {title}", f"比较 · {title}"),
+                   tr(f"**Step {step} of {max_steps}**", f"**第 {step} 步（共 {max_steps} 步）**"))
+    return step, divergence
 
 
 def column_settings(i, default, base_params, task, poisson_ok):
@@ -98,18 +154,21 @@ def _presenter_tree(cell, head, i, label, profile, k, divergence, window):
         dot = compare.highlight_dot(dot, compare.node_at(tree, divergence.path))
     with cell:
         with st.container(key=f"tree_box_cmp{i + 1}"):
-            st.graphviz_chart(dot, width="content")
+            room_stage.draw_tree(dot, f"**{md(label)}**", width="content")
         if info["depth_cut"] is not None:
             st.caption(words.depth_cut(info["depth_cut"], lang()))
 
 
-def trees(configs, step, divergence, n_configs, per_row, present, places=None):
+def trees(configs, step, divergence, n_configs, per_row, present, places=None,
+          labelled=False):
     """Every tree at ``step`` (each at its own last step if it has fewer),
     the node where they part outlined, ``per_row`` trees a row; ``configs``
     as the page keeps them: (column, label, profile or None, key).  In
     presenter mode, ``places`` is :func:`presenter_cells`'s (cells,
     headings): the trees are drawn brief and folded to fit their share of
-    the window (the Grow page's W and D switches say whether)."""
+    the window (the Grow page's W and D switches say whether).  With
+    ``labelled`` each tree's label is drawn above it (no column of settings
+    above names it)."""
     if present:
         cells, heads = places
         window = compare.presenter_layout(n_configs).window
@@ -132,7 +191,7 @@ def trees(configs, step, divergence, n_configs, per_row, present, places=None):
         if profile is None:
             continue
         with cells[i].container(key=f"cmp_tree{i + 1}"):
-            if per_row < n_configs:  # the columns of settings are not above
+            if per_row < n_configs or labelled:  # the columns of settings are not above
                 st.html('<div style="height:6px;border-radius:3px;'
                         f'background:{compare.CONFIG_COLOURS[i]}"></div>')
                 st.markdown(f"**{md(label)}**")
@@ -142,7 +201,7 @@ def trees(configs, step, divergence, n_configs, per_row, present, places=None):
                 node = compare.node_at(profile.tree(k), divergence.path)
                 if node is not None:
                     dot = compare.highlight_dot(dot, node)
-            st.graphviz_chart(dot, width="content")
+            room_stage.draw_tree(dot, f"**{md(label)}**", width="content")
             st.markdown(words.tree_caption(profile, k, lang()))
             if info["depth_cut"] is not None:
                 st.caption(words.depth_cut(info["depth_cut"], lang()))

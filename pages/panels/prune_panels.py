@@ -19,6 +19,7 @@ from dtree.views.viz import NEXT_SPLIT
 from dtree.views.links import md
 from pages.state.session import keys_legend, lang, said, shown_step, tr
 from pages.panels.stepping import moves, step_buttons
+from pages.state import room_stage
 
 
 def say(name):
@@ -102,7 +103,7 @@ def show_table(frame):
 def draw(dot, info, box="tree_box_prune"):
     """A tree, in a container that presenter mode scales to the window."""
     with st.container(key=box):
-        st.graphviz_chart(dot, width="content")
+        room_stage.draw_tree(dot, width="content")
     if info["depth_cut"] is not None:
         st.caption(words.depth_cut(info["depth_cut"], lang()))
 

@@ -61,21 +61,23 @@ def sidebar_controls(task, preset):
                      help=tr("The order in which nodes are split. Best-first splits the "
                              "leaf with the largest improvement next.",
                              "结点被划分的先后顺序。最优优先：下一步划分改进量最大的叶结点。"))
-        st.number_input(tr("max_depth", "max_depth（最大深度）"), 1, 64, DEFAULTS["max_depth"],
-                        key="max_depth", persist_state="session", placeholder=no_limit,
+        st.number_input(tr("max_depth", "max_depth（最大深度）"), 1, 64,
+                        start("max_depth", DEFAULTS["max_depth"]), key="max_depth", persist_state="session", placeholder=no_limit,
                         help=tr("Clear the box for no limit.", "清空即为不限深度。"))
         st.number_input(tr("min_samples_split", "min_samples_split（划分所需最少样本数）"),
-                        2, 10_000, 2, key="min_samples_split", persist_state="session")
+                        2, 10_000, start("min_samples_split", 2), key="min_samples_split",
+                        persist_state="session")
         st.number_input(tr("min_samples_leaf", "min_samples_leaf（叶结点最少样本数）"),
-                        1, 10_000, 1, key="min_samples_leaf", persist_state="session")
+                        1, 10_000, start("min_samples_leaf", 1), key="min_samples_leaf",
+                        persist_state="session")
         st.number_input(tr("max_leaf_nodes", "max_leaf_nodes（最大叶结点数）"), 2, 10_000, None,
                         key="max_leaf_nodes", persist_state="session", placeholder=no_limit)
         st.number_input(tr("min_impurity_decrease",
                            "min_impurity_decrease（最小不纯度减少量）"),
-                        0.0, 10.0, 0.0, 0.001, format="%.4f",
+                        0.0, 10.0, start("min_impurity_decrease", 0.0), 0.001, format="%.4f",
                         key="min_impurity_decrease", persist_state="session")
-        st.number_input(tr("random_state", "random_state（随机种子）"), 0, 2**31 - 1, 0,
-                        key="random_state", persist_state="session")
+        st.number_input(tr("random_state", "random_state（随机种子）"), 0, 2**31 - 1,
+                        start("random_state", 0), key="random_state", persist_state="session")
         st.header(tr("Display", "显示"))
         layouts = {"auto": tr("auto", "自动"), "top down": tr("top down", "自上而下"),
                    "left to right": tr("left to right", "从左到右")}
@@ -85,6 +87,12 @@ def sidebar_controls(task, preset):
                          "自动：生长完成的树多于 8 个叶结点时从左到右排列。"))
         st.toggle(text(EDGE_WIDTH, "option", lang()), key="edges", persist_state="session",
                   help=text(EDGE_WIDTH, "help", lang()))
+
+
+def start(key: str, value):
+    """A number box's first value, unless the session already holds one (a
+    link's or a class room's): Streamlit warns about a box given both."""
+    return "min" if key in st.session_state else value
 
 
 def hist_notice(table: Loaded, params: dict) -> None:

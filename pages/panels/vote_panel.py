@@ -50,7 +50,8 @@ def open_vote(fit, step) -> None:
             ranges[feature] = tuple(labels)
     try:
         room_session.store().open_vote(code, host["secret"], node=spec.node, step=step,
-                                       options=spec.options, ranges=ranges)
+                                       options=spec.options, ranges=ranges,
+                                       rows=votetext.node_rows(fit.model, spec))
     except RoomError as error:
         st.session_state["_vote_problem"] = error.code
 
@@ -69,12 +70,19 @@ def reveal(fit) -> None:
 
 
 def vote_button(bar, compact, fit, step, n_steps) -> None:
-    """The stepping bar's Class vote button (V); not for a student in a room."""
+    """The stepping bar's Class vote button (V) and, while the presenter
+    hosts a room, its code and End the class; not for a student in a room."""
     if room_session.joined() is not None:
         return
     step_button(bar, tr("Class vote", "课堂投票"), "class_vote", ":material/how_to_vote:",
                 compact, on_click=open_vote, args=(fit, step), shortcut="V",
                 disabled=step >= n_steps)
+    host = room_session.hosting()
+    if host is not None:  # the room's code, and the end of the class
+        if compact:
+            bar.markdown(f"`{host['code']}`", width="content")
+        step_button(bar, tr(f"End the class {host['code']}", f"结束课堂 {host['code']}"),
+                    "room_end", ":material/logout:", compact, on_click=room_session.close_room)
 
 
 def open_room_vote(step):

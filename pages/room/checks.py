@@ -13,6 +13,7 @@ show.  A ballot is checked against its vote by :meth:`Vote.accepts
 
 from __future__ import annotations
 
+import math
 from numbers import Integral, Real
 
 from pages.room.model import (
@@ -103,7 +104,8 @@ def _labels(values: object, most: int) -> tuple[str, ...] | None:
     return labels
 
 
-def checked_vote(node: object, step: object, options: object, ranges: object) -> Vote | None:
+def checked_vote(node: object, step: object, options: object, ranges: object,
+                 rows: object = ()) -> Vote | None:
     """A new open vote with no ballot, or None if what it is made of is refused.
 
     Parameters
@@ -116,6 +118,9 @@ def checked_vote(node: object, step: object, options: object, ranges: object) ->
     ranges : dict of str to list or tuple of str
         For some options (numeric features), up to :data:`MAX_RANGES`
         distinct threshold-range labels; options not in it have no ranges.
+    rows : list or tuple of (str, float) pairs, default ()
+        The node's class counts (at most :data:`MAX_OPTIONS` pairs of a
+        label and a finite count of at least 0; a label may be empty).
 
     Returns
     -------
@@ -132,7 +137,28 @@ def checked_vote(node: object, step: object, options: object, ranges: object) ->
         if feature not in checked_options or checked_labels is None:
             return None
         checked_ranges[feature] = checked_labels
-    return Vote(node=int(node), step=int(step), options=checked_options, ranges=checked_ranges)
+    checked_rows = _counts(rows)
+    if checked_rows is None:
+        return None
+    return Vote(node=int(node), step=int(step), options=checked_options, ranges=checked_ranges,
+                rows=checked_rows)
+
+
+def _counts(rows: object) -> tuple[tuple[str, float], ...] | None:
+    """``rows`` as ((label, count), ...), or None if refused (see checked_vote)."""
+    if isinstance(rows, (str, bytes)) or not isinstance(rows, (list, tuple)):
+        return None
+    if len(rows) > MAX_OPTIONS or any(not isinstance(p, (list, tuple)) or len(p) != 2
+                                      for p in rows):
+        return None
+    checked = []
+    for label, count in rows:
+        if (not isinstance(label, str) or len(label) > MAX_LABEL_CHARS
+                or isinstance(count, bool) or not isinstance(count, Real)
+                or not math.isfinite(count) or count < 0):
+            return None
+        checked.append((label, float(count)))
+    return tuple(checked)
 
 
 def checked_ranking(ranking: object) -> tuple[tuple[str, float], ...] | None:

@@ -30,6 +30,7 @@ class MemoryRooms:
             raise ValueError(f"max_rooms must be a positive integer, not {max_rooms!r}")
         self.max_rooms = max_rooms
         self._rooms: dict[str, Room] = {}
+        self._stages: dict[str, str] = {}  # (beside the rooms: a ballot never copies one)
         self._lock = threading.Lock()
 
     def insert(self, room: Room, now: float) -> str | None:
@@ -54,9 +55,11 @@ class MemoryRooms:
         room = self.load(code, now)
         return None if room is None else room.version
 
-    def change(self, code: str, apply: Callable[[Room], None], now: float) -> int | None:
-        """Apply ``apply`` to a copy of the room and keep the copy, unless
-        ``apply`` raises; the new version, or None if there is no room."""
+    def change(self, code: str, apply: Callable[[Room], None], now: float,
+               stage: str | None = None) -> int | None:
+        """Apply ``apply`` to a copy of the room and keep the copy (and
+        ``stage``, when given, as the room's stage), unless ``apply``
+        raises; the new version, or None if there is no room."""
         with self._lock:
             room = self._live(code, now)
             if room is None:
@@ -64,11 +67,19 @@ class MemoryRooms:
             changed = room.copy()
             apply(changed)
             self._rooms[code] = changed
+            if stage is not None:
+                self._stages[code] = stage
             return changed.version
+
+    def load_stage(self, code: str, now: float) -> str | None:
+        """The room's stage as kept, or None (no room, or no stage yet)."""
+        with self._lock:
+            return None if self._live(code, now) is None else self._stages.get(code)
 
     def remove(self, code: str) -> bool:
         """Drop the room; True if there was one."""
         with self._lock:
+            self._stages.pop(code, None)
             return self._rooms.pop(code, None) is not None
 
     def expire(self, now: float) -> int:
@@ -85,6 +96,7 @@ class MemoryRooms:
         room = self._rooms.get(code)
         if room is not None and room.idle(now):
             del self._rooms[code]
+            self._stages.pop(code, None)
             return None
         return room
 
@@ -92,4 +104,5 @@ class MemoryRooms:
         idle = [code for code, room in self._rooms.items() if room.idle(now)]
         for code in idle:
             del self._rooms[code]
+            self._stages.pop(code, None)
         return len(idle)

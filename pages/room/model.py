@@ -54,7 +54,9 @@ class Vote:
     """A vote on the feature that splits ``node`` at ``step``.
 
     ``ballots`` maps a voter id to that voter's ballot; ``ranking`` holds the
-    candidates' (feature, score) pairs once revealed.
+    candidates' (feature, score) pairs once revealed; ``rows`` the node's
+    rows that students see while they vote: (class, count) pairs, or one
+    ("", count) pair for a regression tree.
     """
 
     node: int
@@ -65,6 +67,7 @@ class Vote:
     revealed: bool = False
     ranking: tuple[tuple[str, float], ...] = ()
     closed: bool = False
+    rows: tuple[tuple[str, float], ...] = ()
 
     def tally(self) -> dict[str, int]:
         """The number of ballots for each option, in the options' order.

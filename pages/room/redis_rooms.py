@@ -1,9 +1,10 @@
 """Rooms kept in Redis, shared by several app processes.
 
 What :class:`~pages.room.store.RedisStore` keeps its rooms in.  Each room is
-one Redis hash, ``<prefix><CODE>``, with three fields: ``version`` and
-``touched`` (read by a poll without decoding the room) and ``room`` (the
-whole room as JSON).  The key lives :data:`~pages.room.model.IDLE_SECONDS`
+one Redis hash, ``<prefix><CODE>``, with four fields: ``version`` and
+``touched`` (read by a poll without decoding the room), ``room`` (the
+whole room as JSON) and ``stage`` (what followers are shown,
+:mod:`pages.room.stage`, apart so that a ballot never reads or writes it).  The key lives :data:`~pages.room.model.IDLE_SECONDS`
 after the room's last change, so Redis frees an abandoned room by itself.
 
 A change is optimistic: the key is watched, the room read and changed, and
@@ -71,7 +72,7 @@ def room_to_json(room: Room) -> str:
         "vote": None if vote is None else {
             "node": vote.node, "step": vote.step, "options": vote.options,
             "ranges": vote.ranges, "revealed": vote.revealed, "closed": vote.closed,
-            "ranking": vote.ranking,
+            "ranking": vote.ranking, "rows": vote.rows,
             "ballots": {voter: [b.feature, b.range] for voter, b in vote.ballots.items()},
         },
     }, ensure_ascii=False, separators=(",", ":"))
@@ -97,7 +98,8 @@ def room_from_json(text: str) -> Room:
             ballots={voter: Ballot(feature, range_) for voter, (feature, range_)
                      in vote["ballots"].items()},
             revealed=vote["revealed"], closed=vote["closed"],
-            ranking=tuple((feature, score) for feature, score in vote["ranking"]))
+            ranking=tuple((feature, score) for feature, score in vote["ranking"]),
+            rows=tuple((label, count) for label, count in vote.get("rows", ())))
     return Room(code=data["code"], secret_hash=data["secret_hash"], view=data["view"],
                 version=data["version"], vote=vote, created=data["created"],
                 touched=data["touched"])
@@ -163,10 +165,12 @@ class RedisRooms:
             return None
         return int(version)
 
-    def change(self, code: str, apply: Callable[[Room], None], now: float) -> int | None:
-        """Apply ``apply`` to the room and write it, unless ``apply`` raises;
-        tried again while another writer wins.  The new version, or None if
-        there is no room."""
+    def change(self, code: str, apply: Callable[[Room], None], now: float,
+               stage: str | None = None) -> int | None:
+        """Apply ``apply`` to the room and write it (and ``stage``, when
+        given, as the room's stage), unless ``apply`` raises; tried again
+        while another writer wins.  The new version, or None if there is
+        no room."""
         key = self.prefix + code
         with self._reaching():
             for _ in range(MAX_ATTEMPTS):
@@ -180,11 +184,19 @@ class RedisRooms:
                         apply(room)
                         pipe.multi()
                         self._write(pipe, key, room, now)
+                        if stage is not None:
+                            pipe.hset(key, "stage", stage)
                         pipe.execute()
                         return room.version
                     except self._watch_error:
                         continue
         raise TimeoutError(f"room {code} kept changing: {MAX_ATTEMPTS} tries lost")
+
+    def load_stage(self, code: str, now: float) -> str | None:
+        """The room's stage as kept, or None (no room, or no stage yet)."""
+        with self._reaching():
+            touched, stage = self._redis.hmget(self.prefix + code, "touched", "stage")
+        return None if touched is None or now - float(touched) > IDLE_SECONDS else stage
 
     def remove(self, code: str) -> bool:
         """Drop the room; True if there was one."""

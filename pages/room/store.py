@@ -1,6 +1,7 @@
 """Who may change what in a lecture room, over rooms kept in this process
-(:class:`EmbeddedStore`, the default) or in Redis (:class:`RedisStore`,
-shared by several app processes); :func:`store_from_setting` picks one.
+(:class:`~pages.room.setting.EmbeddedStore`, the default) or in Redis
+(:class:`~pages.room.setting.RedisStore`, shared by several app
+processes); :func:`~pages.room.setting.store_from_setting` picks one.
 
 Whoever creates a room is its presenter and holds its secret: only the
 secret's holder may change the view, open, reveal or close a vote, and close
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import secrets
-import threading
 import time
 from collections.abc import Callable
 
@@ -20,11 +20,10 @@ from pages.room.checks import (
     REFUSALS, checked_ranking, checked_view, checked_vote, checked_voter, normal_code,
 )
 from pages.room.keeper import RoomKeeper
-from pages.room.memory_rooms import MemoryRooms
 from pages.room.model import (
     CODE_ALPHABET, CODE_LENGTH, MAX_VOTERS, Ballot, Room, Vote, hash_secret,
 )
-from pages.room.redis_rooms import RedisRooms, is_redis_url
+from pages.room.stage import checked_stage, stage_from_text, stage_to_text
 
 
 class RoomError(ValueError):
@@ -76,8 +75,7 @@ class RoomStore:
     Parameters
     ----------
     rooms : RoomKeeper
-        Where the rooms are kept.  Use :class:`EmbeddedStore` or
-        :class:`RedisStore`, or :func:`store_from_setting`.
+        Where the rooms are kept.  Use :mod:`pages.room.setting`'s stores.
 
     Notes
     -----
@@ -155,8 +153,8 @@ class RoomStore:
         code = normal_code(code)
         return None if code is None else self._rooms.version(code, time.time())
 
-    def set_view(self, code: str, secret: str, view: dict) -> int:
-        """Show ``view`` to the room's followers (presenter only).
+    def set_view(self, code: str, secret: str, view: dict, stage: dict | None = None) -> int:
+        """Show ``view`` (and ``stage``) to the room's followers (presenter only).
 
         Parameters
         ----------
@@ -166,19 +164,43 @@ class RoomStore:
             The presenter's secret, as :meth:`create` returned it.
         view : dict of str to list of str
             The presenter's view as query parameters.
+        stage : dict, optional
+            What followers are shown (:func:`~pages.room.stage.checked_stage`);
+            the room's stage is kept when None.
 
         Returns
         -------
         int
             The room's new version.
         """
+        text = None if stage is None else stage_to_text(
+            _required(checked_stage(stage), "bad_view"))
+
         def show(room: Room) -> None:
             _presenter(room, secret)
             room.view = _required(checked_view(view), "bad_view")
-        return self._change(code, show)
+        return self._change(code, show, stage=text)
+
+    @_store_reached
+    def stage(self, code: str) -> dict | None:
+        """What the room's followers are shown, or None (no room or no stage yet).
+
+        Parameters
+        ----------
+        code : str
+            A room code, in any case, with spaces around or not.
+
+        Returns
+        -------
+        dict or None
+            A stage as :func:`~pages.room.stage.checked_stage` returns it.
+        """
+        code = normal_code(code)
+        return None if code is None else stage_from_text(
+            self._rooms.load_stage(code, time.time()))
 
     def open_vote(self, code: str, secret: str, *, node: int, step: int,
-                  options, ranges: dict) -> int:
+                  options, ranges: dict, rows=()) -> int:
         """Open a vote on the feature that splits ``node`` (presenter only),
         replacing any vote before it.
 
@@ -195,6 +217,9 @@ class RoomStore:
         ranges : dict of str to list or tuple of str
             For numeric options, the threshold ranges offered
             (:func:`~pages.room.ranges.threshold_ranges`).
+        rows : list or tuple of (str, float) pairs, default ()
+            The node's class counts that students see (one ("", n) pair
+            for a regression tree).
 
         Returns
         -------
@@ -203,7 +228,7 @@ class RoomStore:
         """
         def open_(room: Room) -> None:
             _presenter(room, secret)
-            room.vote = _required(checked_vote(node, step, options, ranges), "bad_vote")
+            room.vote = _required(checked_vote(node, step, options, ranges, rows), "bad_vote")
         return self._change(code, open_)
 
     def cast(self, code: str, voter: str, ballot: Ballot) -> int:
@@ -323,77 +348,11 @@ class RoomStore:
         return self._rooms.count()
 
     @_store_reached
-    def _change(self, code: str, apply: Callable[[Room], None]) -> int:
+    def _change(self, code: str, apply: Callable[[Room], None], stage: str | None = None) -> int:
         normal, now = _required(normal_code(code), "no_room"), time.time()
 
         def change(room: Room) -> None:
             apply(room)
             room.version += 1
             room.touched = now
-        return _required(self._rooms.change(normal, change, now), "no_room")
-
-
-class EmbeddedStore(RoomStore):
-    """Rooms kept in this process, which serves every room.
-
-    Parameters
-    ----------
-    max_rooms : int, default 200
-        How many rooms may be open at once; more are refused as ``"full"``.
-    """
-
-    def __init__(self, max_rooms: int = 200):
-        super().__init__(MemoryRooms(max_rooms))
-        self.max_rooms = max_rooms
-
-
-class RedisStore(RoomStore):
-    """Rooms kept in Redis, shared by every app process that names it.
-
-    Parameters
-    ----------
-    url : str
-        ``redis://host:port/db``; needs the ``redis`` client (``.[rooms]``).
-    prefix : str, default "dtree:room:"
-        What every room's Redis key starts with.
-    """
-
-    def __init__(self, url: str, *, prefix: str = "dtree:room:"):
-        super().__init__(RedisRooms(url, prefix=prefix))
-        self.url = url
-
-
-_stores: dict[str, RoomStore] = {}
-_stores_lock = threading.Lock()
-
-
-def store_from_setting(setting: str | None) -> RoomStore:
-    """The process's room store for a ``DTREE_ROOM_STORE`` setting.
-
-    Parameters
-    ----------
-    setting : str or None
-        None, ``""`` or ``"embedded"``: rooms in this process.
-        ``"redis://host:port/db"`` (or ``rediss://``): rooms in that Redis
-        server, shared with the other processes that name it.
-
-    Returns
-    -------
-    RoomStore
-        The same store for the same setting, for the life of the process.
-
-    Raises
-    ------
-    ValueError
-        For any other setting, naming it.
-    """
-    name = (setting or "").strip()
-    if name.lower() in ("", "embedded"):
-        name = "embedded"
-    elif not is_redis_url(name):
-        raise ValueError(f"DTREE_ROOM_STORE must be 'embedded' or a Redis URL such as "
-                         f"redis://127.0.0.1:6379/0, not {setting!r}")
-    with _stores_lock:
-        if name not in _stores:
-            _stores[name] = EmbeddedStore() if name == "embedded" else RedisStore(name)
-        return _stores[name]
+        return _required(self._rooms.change(normal, change, now, stage=stage), "no_room")

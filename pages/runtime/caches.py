@@ -24,7 +24,9 @@ import streamlit as st
 from dtree.tables.dataset import Loaded
 from dtree.tables.io import DataError
 from dtree.tables.prepare import Setup, estimator_for, prepare
-from pages.runtime.fits import Fit, _size
+from dtree import resampled_trees
+from dtree.views.instability import same_categories
+from pages.runtime.fits import Fit, Resampled, _size
 from pages.runtime.janitor import request_trim, start_janitor
 from pages.runtime.memory import MB, SizedLRU, budget_mb
 from pages.state.session import tr
@@ -172,3 +174,32 @@ def fitted(table: Loaded, setup: Setup, prep, preset: str, criterion: str, param
             return _fit(*args), None
         except (ValueError, TypeError, DataError) as exc:  # what the engine refuses
             return None, exc.with_traceback(None)  # (its code words it in Chinese)
+
+
+def resampled(table: Loaded, setup: Setup, prep, preset: str, criterion: str, params: dict,
+              draw: tuple):
+    """(Resampled, None) or (None, message): the trees grown with these
+    settings on resamples of the training rows, ``draw`` being
+    (n_resamples, method, drop_share, seed); grown once for every session
+    of the process and kept in :data:`MODELS`, so that stepping through
+    them grows nothing."""
+    full, error = fitted(table, setup, prep, preset, criterion, params)
+    if error:
+        return None, error
+    n, method, share, seed = draw
+    key = (table.key, setup, preset, criterion, tuple(sorted(params.items())), draw)
+
+    def make():
+        X = same_categories(full.model, full.prep.X_train)
+        estimator = estimator_for(setup.task, preset, criterion, full.prep, **params)
+        result = resampled_trees(estimator, X, full.prep.y_train, n_resamples=n,
+                                 method=method, drop_share=share, random_state=seed)
+        return Resampled(result, full, X)
+
+    rows = len(full.prep.y_train)
+    with st.spinner(tr(f"Growing {n} trees on resamples of {rows:,} rows…",
+                       f"正在 {rows:,} 个样本的 {n} 次重抽样上生长决策树…"), show_time=True):
+        try:
+            return shared_result("resampled", key, make), None
+        except (ValueError, TypeError, DataError) as exc:  # what the engine refuses
+            return None, exc.with_traceback(None)

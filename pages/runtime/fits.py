@@ -155,3 +155,60 @@ def step_dot(fit: Fit, step: int, *, path=None, **options):
         return make()
     dot, info = fit.view(("dot", step, tuple(sorted(options.items()))), make)
     return dot, dict(info)
+
+
+class Resampled:
+    """The trees :func:`dtree.resampled_trees` grew on resamples of a fit's
+    training rows, with the tree on all rows (``full``, a :class:`Fit`), and
+    what the Compare page derives from them (computed once, on first use,
+    shared read-only by every session that looks)."""
+
+    def __init__(self, result, full: Fit, X_train):
+        self.result = result
+        self.full = full
+        #: the training rows the trees were fitted on (categorical columns
+        #: with the categories of the tree on all rows)
+        self.X_train = X_train
+        self._profiles = {}
+        self._lock = threading.Lock()
+        self._base_bytes = estimate_bytes((result, X_train))
+
+    @property
+    def models(self):
+        return self.result.estimators
+
+    @property
+    def nbytes(self) -> int:
+        with self._lock:
+            profiles = list(self._profiles.values())
+        return self._base_bytes + sum(p.derived_nbytes() for p in profiles)
+
+    def profile(self, i):
+        """The :class:`dtree.views.compare.Profile` of resampled tree ``i``:
+        trained on its rows, tested on the full fit's test rows."""
+        from dtree.views import compare
+
+        with self._lock:
+            if i not in self._profiles:
+                rows = self.result.rows[i]
+                y = np.asarray(self.full.prep.y_train)[rows]
+                self._profiles[i] = compare.Profile(
+                    self.models[i], self.X_train.iloc[rows], y, self.full.base.X_test,
+                    self.full.base.y_test)
+            return self._profiles[i]
+
+    @cached_property
+    def held_out(self):
+        """(scores, where): :func:`dtree.views.instability.held_out_scores`."""
+        from dtree.views import instability
+
+        base = self.full.base
+        return instability.held_out_scores(self.result, self.X_train, self.full.prep.y_train,
+                                           base.X_test, base.y_test)
+
+    @cached_property
+    def agreement(self):
+        """:func:`dtree.views.instability.agreement` with the tree on all rows."""
+        from dtree.views import instability
+
+        return instability.agreement(self.full.model, self.models)

@@ -11,6 +11,8 @@ processes, chosen by the setting ``DTREE_ROOM_STORE``).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import secrets
 import threading
@@ -21,7 +23,9 @@ from dtree.tables.io import BUILTIN, find_builtin
 from dtree.views import links
 from dtree.views.votetext import REFUSALS_ZH
 from pages.room.checks import REFUSALS
-from pages.room.store import RoomError, store_from_setting
+from pages.room.setting import store_from_setting
+from pages.room.store import RoomError
+from pages.state import room_stage
 from pages.state.tables_state import builtin_table
 from pages.state.session import tr
 from pages.state.url_state import URL_STATE
@@ -84,15 +88,21 @@ def open_room(page: str) -> str:
 
 
 def push_view(page: str) -> None:
-    """Move the room to the presenter's view, when it changed."""
+    """Move the room to the presenter's view and stage (what this run drew,
+    :mod:`pages.state.room_stage`), when either changed."""
     host = hosting()
     if host is None:
         return
     view = current_view(page)
+    stage = (room_stage.current(page, st.session_state.get("lang", "en"))
+             or {"page": page, "title": "", "lines": [], "trees": []})
+    # the view names its stage, so that a new stage is a new view to the followers
+    digest = hashlib.blake2b(json.dumps(stage, sort_keys=True).encode(), digest_size=8)
+    view["stage"] = [digest.hexdigest()]
     if view == st.session_state.get("_room_pushed"):
         return
     try:
-        store().set_view(host["code"], host["secret"], view)
+        store().set_view(host["code"], host["secret"], view, stage)
         st.session_state["_room_pushed"] = view
     except RoomError:  # the room expired: the presenter opens a new one
         st.session_state.pop("room_host", None)
@@ -115,20 +125,47 @@ def join(code: str) -> bool:
         return False
     st.session_state["room_join"] = {"code": room.code, "voter": secrets.token_hex(12),
                                      "following": True}
-    st.session_state["_room_view"] = None
     return True
 
 
+def following() -> bool:
+    """True for a student who follows the presenter: the page shows the
+    room's stage (pages/panels/room_bar.py), not a page of its own."""
+    room = joined()
+    return room is not None and room["following"]
+
+
 def follow(on: bool) -> None:
-    """(on_click) Follow the presenter again, or explore on one's own."""
+    """(on_click) Follow the presenter again, or explore on one's own from
+    the presenter's view (:func:`start_exploring`)."""
     room = joined()
     if room is not None:
         room["following"] = bool(on)
-        st.session_state["_room_view"] = None
+        st.session_state["_explore_from_room"] = not on
 
 
 def leave() -> None:
     st.session_state.pop("room_join", None)
+
+
+def start_exploring() -> tuple[str, dict] | None:
+    """A student who has just left the stage takes the room's view (the
+    presenter's dataset when it is a built-in one, parameters and step) to
+    explore from; returns the page to open (its url_path) and its query
+    parameters (the view's, with the student's own language), or None.
+    The frame calls this first on every run."""
+    if not st.session_state.pop("_explore_from_room", False):
+        return None
+    room_join = joined()
+    room = None if room_join is None else store().get(room_join["code"])
+    if room is None:
+        return None
+    page = take_view(room.view)
+    params = {k: v for k, v in room.view.items() if k not in ("page", "stage")}
+    for key in OWN_KEYS[:2]:  # (the language and the presenter switch stay the student's)
+        if key in st.query_params:
+            params[key] = st.query_params.get_all(key)
+    return (page or ""), params
 
 
 def take_view(view: dict) -> str | None:
@@ -155,20 +192,6 @@ def take_view(view: dict) -> str | None:
             state[key] = int(given)
     page = (view.get("page") or [None])[0]
     return page if isinstance(page, str) and len(page) <= 20 else None
-
-
-def follow_presenter() -> str | None:
-    """A following student's session takes the room's view when it changed
-    (the frame calls this first on every run); returns the page to show,
-    or None to stay."""
-    room_join = joined()
-    if room_join is None or not room_join["following"]:
-        return None
-    room = store().get(room_join["code"])
-    if room is None or room.view == st.session_state.get("_room_view"):
-        return None
-    st.session_state["_room_view"] = room.view
-    return take_view(room.view)
 
 
 def refusal(code: str) -> str:

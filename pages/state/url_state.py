@@ -9,7 +9,9 @@ import streamlit as st
 
 from dtree.tables.io import BUILTIN, find_builtin
 from dtree.tables.prepare import CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA
+from dtree import MAX_RESAMPLES, RESAMPLE_METHODS
 from dtree.views import links, manual
+from dtree.views.comparetext import MODES, RESAMPLE_CHARTS
 from dtree.tables.choices import GROWTH
 from pages.state.session import lang
 from pages.state.tables_state import builtin_table, current_table, table_title
@@ -48,6 +50,11 @@ URL_STATE = {
     # pruned branches greyed, or beside the pruned tree (default: one in
     # presenter mode, two otherwise)
     "prune_trees": _one_of("one", "two"),
+    # the Compare page's view (trees of different settings, or resamples)
+    # and its resamples' draw and chart (pages/panels/resamples_panel.py)
+    "cmp_mode": _one_of(*MODES), "cmp_resamples": _number(int, 1, MAX_RESAMPLES),
+    "cmp_method": _one_of(*RESAMPLE_METHODS), "cmp_drop": _number(int, 5, 50),
+    "cmp_rseed": _number(int, 0, 2**31 - 1), "cmp_rchart": _one_of(*RESAMPLE_CHARTS),
     # what the Grow page shows
     "inspect": _number(int, 0, 10**9, none=True), "panel": _text,
     # the splits chosen by hand on the Grow page (forced_splits as compact

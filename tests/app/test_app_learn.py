@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 LEARN, DATA = "pages/learn.py", "pages/data.py"
-PARTS = ["impurity", "gain", "cats", "ratio", "scaling", "orders"]
+PARTS = ["impurity", "gain", "cats", "ratio", "scaling", "orders", "lookahead"]
 
 
 def start():

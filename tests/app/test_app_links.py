@@ -16,7 +16,7 @@ from dtree.tables.io import BUILTIN, find_builtin
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 KEYS = ["iris", "wine", "penguins", "cats", "loan", "playtennis", "watermelon2",
-        "watermelon2a"]
+        "watermelon2a", "xor"]
 
 
 # -- the lookup ---------------------------------------------------------------------

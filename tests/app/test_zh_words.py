@@ -13,7 +13,7 @@ import pytest
 from sklearn.datasets import load_iris
 from streamlit.testing.v1 import AppTest
 
-from dtree import DecisionTreeClassifier, DecisionTreeRegressor
+from dtree import DecisionTreeClassifier, DecisionTreeRegressor, lookahead_tree
 from dtree.views import compare, downloads, explain
 from dtree.views import learn, orders, prediction, viz
 from dtree.views import pruneview as pv
@@ -372,6 +372,15 @@ def engine_messages():
         pd.DataFrame({"f": [0.0, np.nan, 1.0]}), [0, 1, 0]))
     error(lambda: prediction.normalise_sample(
         DecisionTreeClassifier().fit(pd.DataFrame({"f": [0.0, 1.0]}), [0, 1]), {"f": "abc"}))
+    # the exhaustive depth-2 search's limits and refusals
+    column = np.arange(2001, dtype=float)[:, None]
+    error(lambda: lookahead_tree(column, np.arange(2001) % 2))  # rows
+    error(lambda: lookahead_tree(column[:1100], np.arange(1100) % 2))  # candidates
+    error(lambda: lookahead_tree(column[:900], np.arange(900) % 2))  # work
+    error(lambda: lookahead_tree(pd.DataFrame({"c": [f"v{i}" for i in range(12)]}),
+                                 np.arange(12) % 2))
+    error(lambda: lookahead_tree([[0.0], [np.nan], [1.0]], [0, 1, 0]))
+    error(lambda: lookahead_tree([[0.0], [1.0]], [1, 1]))  # nothing to search
     return out
 
 

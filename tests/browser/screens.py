@@ -1,6 +1,6 @@
 """The documentation's screenshots (docs/screens/), taken as the audience
-sees the app: headless Chromium at 1280x720, presenter mode, in English and
-Chinese.  Run with ``make screens``; look at every picture before linking it.
+sees the app: headless Chromium at 1280x720, presenter mode (unless a
+view's link says ``present=false``), in English and Chinese.  Run with ``make screens``; look at every picture before linking it.
 
 Not a test: it serves the app on a free local port (the browser tests'
 ``serve``) and waits for the app's own signals before each picture."""
@@ -22,7 +22,7 @@ SCREENS = REPO_ROOT / "docs" / "screens"
 IRIS_BY_HAND = "forced=%7B%22feature%22%3A%22petal+width+%28cm%29%22%2C%22threshold%22%3A0.35%7D"
 #: (name, path[, languages]): each taken in both languages unless it says,
 #: as NAME-LANG-1280x720.png; in presenter mode unless the path says
-#: present=false.
+#: ``present=``.
 VIEWS = [
     ("grow-loan-first", "/?data=loan&preset=ID3&step=0"),
     ("grow-loan-middle", "/?data=loan&preset=ID3&step=1"),
@@ -36,6 +36,12 @@ VIEWS = [
     ("compare-default", "/compare?data=wine&cmp_step=99"),
     ("compare-2", "/compare?data=wine&cmp_step=99"),
     ("compare-4", "/compare?data=wine&cmp_n=4&cmp_step=99"),
+    # the Compare page's resamples view: presenter mode, and as a student sees it
+    ("compare-resamples", "/compare?data=penguins&cmp_mode=resamples&cmp_n=3&cmp_step=3"),
+    ("compare-resamples-charts",
+     "/compare?data=penguins&cmp_mode=resamples&cmp_n=3&cmp_step=3&cmp_rchart=scores"),
+    ("compare-resamples-page",
+     "/compare?data=penguins&cmp_mode=resamples&cmp_step=3&present=false"),
     ("prune-default", "/prune?data=wine"),
     ("prune-two", "/prune?data=wine&prune_trees=two"),
     # (the Prune page's view is bound to the link by its label, in the
@@ -44,12 +50,19 @@ VIEWS = [
     ("prune-steps", "/prune?data=wine&prune_view=最弱环节逐步剪枝", ("zh",)),
     ("prune-ebp", "/prune?data=penguins&preset=C4.5&prune_view=EBP+(C4.5)", ("en",)),
     ("prune-ebp", "/prune?data=penguins&preset=C4.5&prune_view=EBP（C4.5）", ("zh",)),
+    # greedy against lookahead on the XOR table, in presenter mode and not
+    ("learn-lookahead", "/learn?learn_part=lookahead&look_data=xor"),
+    ("learn-lookahead-normal", "/learn?learn_part=lookahead&look_data=xor&present=false"),
     # manual mode: the chooser open at the root, and the tree after the choice
     ("grow-manual-chooser", "/?data=iris&step=0"),
     ("grow-manual-chooser-normal", "/?data=iris&step=0&present=false"),
     ("grow-manual-after", f"/?data=iris&step=1&{IRIS_BY_HAND}"),
     ("grow-manual-after-normal", f"/?data=iris&step=3&present=false&{IRIS_BY_HAND}"),
 ]
+
+#: Views whose picture is taken scrolled to an element (a selector), below
+#: the trees.
+SCROLL_TO = {"compare-resamples-charts": ".st-key-cmp_rchart"}
 
 
 def scroll(page, pixels: int) -> None:
@@ -93,9 +106,14 @@ def take(views=VIEWS, languages=("en", "zh"), out: Path = SCREENS) -> list[Path]
                     page = browser.new_context(viewport={"width": 1280, "height": 720}
                                                ).new_page()
                     sep = "&" if "?" in path else "?"
-                    mode = "" if "present=" in path else "present=true&"
-                    open_app(page, f"{url}{path}{sep}{mode}lang={lang}")
+                    present = "" if "present=" in path else "present=true&"
+                    open_app(page, f"{url}{path}{sep}{present}lang={lang}")
                     wait_for_drawn(page)
+                    if name in SCROLL_TO:
+                        page.locator(SCROLL_TO[name]).scroll_into_view_if_needed()
+                        page.evaluate("() => document.querySelector("
+                                      f"{SCROLL_TO[name]!r}).scrollIntoView()")
+                        wait_for_drawn(page)
                     if name in ACTIONS:
                         ACTIONS[name](page)
                         wait_for_drawn(page)

@@ -108,3 +108,20 @@ def test_chinese_interface(page, app_url):
     page.wait_for_selector(LATEX, state="attached")
     assert page.get_by_text("信息增益", exact=False).count() > 0
     shot(page, "gain-zh", 2000)
+
+
+def test_greedy_vs_lookahead_draws_both_trees(page, app_url):
+    """The XOR table: greedy CART's tree (5 nodes) and the lookahead tree
+    (7 nodes, every leaf pure) side by side, with both accuracies."""
+    open_part(page, app_url, "lookahead", "&look_data=xor")
+    trees = page.locator(".st-key-look_trees")
+    page.wait_for_function(
+        "() => document.querySelectorAll("
+        "'.st-key-look_trees [data-testid=\"stGraphVizChart\"] svg g.node').length === 12")
+    svgs = trees.locator('[data-testid="stGraphVizChart"] svg')
+    assert svgs.count() == 2
+    assert svgs.nth(0).locator("g.node").count() == 5
+    assert svgs.nth(1).locator("g.node").count() == 7
+    text = page.locator('[data-testid="stMain"]').inner_text()
+    assert "9 of 16 rows right (56.2%)" in text and "16 of 16 rows right (100.0%)" in text
+    shot(page, "lookahead", 1800)

@@ -2,8 +2,9 @@
 opens a vote with V; students on phones (360x740, in English and Chinese)
 open the room's link, vote and change a vote; the projector's tally counts
 them; A reveals the ranking; the students read the verdict and follow the
-presenter's next step, and back to the first.  A student's page offers no
-presenter control.
+presenter's next step on their stage, and back to the first; one explores
+on their own from the presenter's step and follows again; the presenter
+ends the class.  A student's page offers no presenter control.
 Screenshots go to tests/browser/artifacts/room/."""
 
 import re
@@ -46,6 +47,15 @@ def vote(student, option, threshold=None):
       const c = document.querySelector('.st-key-vote_card');
       return c && c.innerText.includes({option!r}) && /(Your vote|你的投票)/.test(c.innerText);
     }}""")
+
+
+def stage_shows(nodes, words):
+    """A follower's stage shows a tree of ``nodes`` boxes and a line matching ``words``."""
+    return f"""() => {{
+      const s = document.querySelector('.st-key-room_stage');
+      return s && s.querySelectorAll('[data-testid="stGraphVizChart"] g.node').length === {nodes}
+        && /({words})/.test(s.innerText);
+    }}"""
 
 
 def test_a_class_votes_on_the_next_split_sees_the_reveal_and_follows(browser, app_url):
@@ -101,20 +111,36 @@ def test_a_class_votes_on_the_next_split_sees_the_reveal_and_follows(browser, ap
 
         press(presenter, "ArrowRight")
         presenter.wait_for_function("() => /[?&]step=1\\b/.test(location.search)")
-        for student in students:  # the followers take the presenter's step
-            student.wait_for_function("() => /[?&]step=1\\b/.test(location.search)")
-            wait_for_drawn(student)
-            student.wait_for_function(
-                "() => document.querySelectorAll('[data-testid=\"stGraphVizChart\"] g.node')"
-                ".length === 3")
+        for student in students:  # the followers see the presenter's step on their stage
+            student.wait_for_function(stage_shows(3, "Step 1 of|第 1 步"))
+            assert student.locator(".st-key-stepbar").count() == 0  # (no page of their own)
         shoot(students[0], "student-follows-en")
+        shoot(students[2], "student-follows-zh")
+
+        # a student explores on their own from the presenter's view, and comes back
+        students[0].locator(".st-key-room_explore button").click()
+        students[0].locator(".st-key-stepbar").wait_for()
+        students[0].wait_for_function("() => /[?&]step=1\\b/.test(location.search)")
+        wait_for_drawn(students[0])
+        students[0].locator(".st-key-next button").click()
+        students[0].wait_for_function("() => /[?&]step=2\\b/.test(location.search)")
+        students[0].locator(".st-key-room_follow button").click()
+        students[0].wait_for_function(stage_shows(3, "Step 1 of"))
+        students[0].locator(".st-key-stepbar").wait_for(state="detached")
 
         press(presenter, "Home")  # back to the first step, which the URL leaves out
         presenter.wait_for_function("() => !/[?&]step=/.test(location.search)")
         for student in students:
-            student.wait_for_function(
-                "() => document.querySelectorAll('[data-testid=\"stGraphVizChart\"] g.node')"
-                ".length === 1")
+            student.wait_for_function(stage_shows(1, "Step 0 of|第 0 步"))
+
+        wait_for_app(presenter)
+        # the end of the class (an icon-only button in presenter mode: its tooltip
+        # copy is a second button with the same name)
+        presenter.locator(".st-key-room_end button").first.click()
+        for student in students:
+            student.wait_for_function("""() => /(The class room has ended|课堂已结束)/
+                .test(document.body.innerText)""")
+        assert presenter.locator(".st-key-room_end").count() == 0
     finally:
         for page in [presenter, *students]:
             page.context.close()

@@ -6,6 +6,7 @@ presenter's next step."""
 
 import re
 
+from tests.browser.test_room_browser import stage_shows
 from tests.browser.conftest import APP_PATH, open_app, serve, wait_for_app, wait_for_drawn
 from tests.helpers.installed import require
 from tests.helpers.redis_server import REDIS_SERVER, running_redis
@@ -47,7 +48,7 @@ def test_a_vote_through_one_process_reaches_the_presenter_on_another(browser, tm
                     && /petal width \\(cm\\) · 1/.test(p.innerText);
                 }""")
                 press(presenter, "ArrowRight")
-                student.wait_for_function("() => /[?&]step=1\\b/.test(location.search)")
+                student.wait_for_function(stage_shows(3, "Step 1 of"))  # the stage, via Redis
             finally:
                 presenter.context.close()
                 student.context.close()

@@ -121,12 +121,19 @@ def test_views_tables_and_pages_use_only_the_engines_public_names(path):
 #: through Streamlit's session manager (``Runtime.instance()._session_mgr``,
 #: its ``_session_storage._cache`` and ``_storage_lock``): Streamlit
 #: internals, pinned to one release and checked by tests/app/test_memory.py.
+#: pages/runtime/push.py reruns a student's room bar from the server, as
+#: Streamlit reruns a page when its source changes: on the session's
+#: ``_event_loop``, with its ``_client_state``, once its ``_scriptrunner`` is
+#: idle; checked by tests/browser/test_room_browser.py.
 #: Keyed by file name, not folder, so that the pages can move into packages.
 NOT_THE_ENGINES = {
     ("caches.py", "_session_mgr"),
     ("caches.py", "_session_storage"),
     ("caches.py", "_cache"),
     ("caches.py", "_storage_lock"),
+    ("push.py", "_event_loop"),
+    ("push.py", "_client_state"),
+    ("push.py", "_scriptrunner"),
 }
 #: The built-ins that read an attribute named by a string.
 BY_NAME = ("getattr", "hasattr", "setattr", "delattr")

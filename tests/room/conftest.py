@@ -17,7 +17,7 @@ import uuid
 
 import pytest
 
-from pages.room.store import EmbeddedStore, RedisStore
+from pages.room.setting import EmbeddedStore, RedisStore
 from tests.helpers.installed import require
 from tests.helpers.redis_server import REDIS_SERVER, running_redis
 

@@ -11,7 +11,8 @@ import weakref
 import pytest
 
 from pages.room.model import IDLE_SECONDS, MAX_OPTIONS, Ballot
-from pages.room.store import EmbeddedStore, RedisStore, RoomError, store_from_setting
+from pages.room.setting import EmbeddedStore, RedisStore, store_from_setting
+from pages.room.store import RoomError
 from tests.helpers.installed import require
 from tests.room.conftest import HAS_REDIS_CLIENT
 

@@ -10,7 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from pages.room.model import Ballot
-from pages.room.store import EmbeddedStore, RedisStore, RoomError
+from pages.room.setting import EmbeddedStore, RedisStore
+from pages.room.store import RoomError
 from tests.helpers.installed import require
 from tests.helpers.redis_server import free_port
 from tests.room.conftest import HAS_REDIS_CLIENT

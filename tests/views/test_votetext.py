@@ -92,7 +92,18 @@ def test_a_regressors_vote_counts_rows():
     model = DecisionTreeRegressor(max_depth=2).fit(X, X[:, 0])
     spec = votetext.vote_spec(model, 0)
     assert spec.counts == (50.0,)
-    assert "50" in votetext.counts_line(model, spec, "en")
+    assert votetext.node_rows(model, spec) == (("", 50.0),)
+    assert votetext.counts_line(votetext.node_rows(model, spec), "en") == "50 rows at the node"
+    assert votetext.counts_line(votetext.node_rows(model, spec), "zh") == "该结点有 50 个样本"
+
+
+def test_a_classifiers_vote_counts_its_classes():
+    X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0]])
+    y = np.array(["a", "b", "b", "c", "c"])
+    model = DecisionTreeClassifier(max_depth=2).fit(X, y)
+    rows = votetext.node_rows(model, votetext.vote_spec(model, 0))
+    assert rows == (("a", 1.0), ("b", 2.0), ("c", 2.0))  # the root: every row
+    assert votetext.counts_line(rows, "en") == "Rows at the node — a: 1, b: 2, c: 2"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
