@@ -66,26 +66,29 @@ SCROLL_TO = {"compare-resamples-charts": ".st-key-cmp_rchart"}
 
 
 def scroll(page, pixels: int) -> None:
-    """Scroll the page down by ``pixels`` (the mouse's wheel over the page)."""
-    page.mouse.move(800, 400)
-    page.mouse.wheel(0, pixels)
-    page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
+    """Scroll the page's main area down by ``pixels``."""
+    page.evaluate("(n) => { document.querySelector('[data-testid=\"stMain\"]').scrollTop += n; }",
+                  pixels)
 
 
 def open_chooser(page, down: int = 0) -> None:
-    """The Grow page's Choose-the-split popover, with petal width at 0.35
-    (the page scrolled ``down`` first, so that the popover opens in the window)."""
-    if down:
-        scroll(page, down)
+    """The Grow page's Choose-the-split popover, with petal width at 0.35,
+    the page then scrolled ``down`` so that all of it is in the window (its
+    opening reruns the page, which scrolls back to the top)."""
     expect_rerun(page)
     page.locator(".st-key-manual button").first.click()
     wait_for_rerun(page)
     page.locator(".st-key-manual_box").wait_for(state="visible")
+    expect_rerun(page)
     choose_option(page, page.locator(".st-key-manual_feature [role='combobox']"),
                   "petal width (cm)")
+    wait_for_rerun(page)  # (the threshold list is the new feature's)
     wait_for_drawn(page)
     choose_option(page, page.locator(".st-key-manual_split [role='combobox']"),
                   "≤ 0.35 | > 0.35")
+    if down:
+        wait_for_drawn(page)
+        scroll(page, down)
 
 
 #: What is done on a view before its picture, by name.

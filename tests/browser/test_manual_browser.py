@@ -29,8 +29,10 @@ def test_a_split_chosen_by_hand_changes_the_tree(page, app_url, lang):
     wait_for_rerun(page)  # (the chooser's lists are built when it opens)
     box = page.locator(".st-key-manual_box")
     box.wait_for(state="visible")
+    expect_rerun(page)
     choose_option(page, page.locator(".st-key-manual_feature [role='combobox']"),
                   "petal width (cm)")
+    wait_for_rerun(page)  # (the threshold list is the new feature's)
     wait_for_drawn(page)
     choose_option(page, page.locator(".st-key-manual_split [role='combobox']"),
                   "≤ 0.35 | > 0.35")
