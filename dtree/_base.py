@@ -34,10 +34,6 @@ def _not_fitted_error(message):
     return cls(message)
 
 
-class DataConversionWarning(UserWarning):
-    """A column-vector y was passed where a 1d array was expected."""
-
-
 class BaseEstimator:
     """Parameter handling shared by the estimators."""
 
@@ -189,16 +185,12 @@ def as_target(y, *, n_samples):
         raise TypeError("Sparse data was passed for y, but dense data is required. "
                         "Use '.toarray()' to convert to a dense numpy array.")
     arr = np.asarray(y)
-    if arr.ndim == 2 and arr.shape[1] == 1:
-        warnings.warn(
-            "A column-vector y was passed when a 1d array was expected. Please change "
-            "the shape of y to (n_samples,), for example using ravel().",
-            DataConversionWarning, stacklevel=3)
+    if arr.ndim == 2 and arr.shape[1] == 1:  # one output, as scikit-learn reads it
         arr = arr[:, 0]
     if arr.ndim != 1:
         raise ValueError(
-            f"y should be a 1d array, got an array of shape {arr.shape} instead. "
-            "Multi-output targets are not supported.")
+            f"y should be a 1d array (or, for the estimators' fit, 2d with one column per "
+            f"output), got an array of shape {arr.shape} instead.")
     if len(arr) != n_samples:
         raise ValueError(
             f"Found input variables with inconsistent numbers of samples: "
@@ -237,8 +229,8 @@ def as_sample_weight(sample_weight, n_samples):
         return np.full(n_samples, float(sample_weight))
     w = np.asarray(sample_weight, dtype=np.float64)
     if w.ndim == 0:  # an array of no dimension is no collection (scikit-learn's TypeError)
-        raise TypeError(f"Singleton array {sample_weight!r} cannot be considered a valid "
-                        "collection.")
+        raise TypeError("Input should have at least 1 dimension i.e. satisfy "
+                        f"`len(x.shape) > 0`, got scalar `{w!r}` instead.")
     if w.ndim != 1:
         raise ValueError("Sample weights must be 1D array or scalar")
     if w.shape != (n_samples,):

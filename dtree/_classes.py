@@ -4,7 +4,7 @@ What they share is in ``dtree/_estimator.py``."""
 
 import numpy as np
 
-from . import _median
+from . import _median, _multioutput
 from ._base import unique_inverse
 from ._criteria import CLASSIFICATION, REGRESSION
 from ._errors import CodedError
@@ -84,10 +84,13 @@ or None, default=None
         ``N_t / N * (I(t) - sum_c N_c / N_t * I(c))`` (weighted counts; the
         gain times the known fraction under ``missing="c4.5"``) is at least
         this.
-    class_weight : dict, "balanced" or None, default=None
+    class_weight : dict, list of dict, "balanced" or None, default=None
         Weights of the classes, multiplied into the sample weights: a dict
         ``{label: weight}`` (labels not named keep weight 1), or
         ``"balanced"``: ``n_samples / (n_classes * count of the class)``.
+        For a ``y`` of several columns, a list of one dict per column (or
+        ``"balanced"``, for each column); a row's weight is the product of
+        its columns' class weights, as in scikit-learn.
     ccp_alpha : float, default=0.0
         Minimal cost-complexity pruning after growth, as in scikit-learn:
         ``tree_`` is the subtree that minimises ``R(T) + alpha * |leaves|``
@@ -193,11 +196,12 @@ default=None
 
     Attributes
     ----------
-    classes_ : ndarray of shape (n_classes,)
+    classes_ : ndarray of shape (n_classes,) or list of ndarray
         The class labels, sorted (with ``algorithm="j48"`` and a categorical
-        ``y``: its declared categories, in their order).
-    n_classes_ : int
-        The number of classes.
+        ``y``: its declared categories, in their order); for a ``y`` of
+        several columns, a list of each column's labels.
+    n_classes_ : int or ndarray of shape (n_outputs_,)
+        The number of classes (of each column of ``y``).
     n_features_in_ : int
         The number of features seen during ``fit``.
     feature_names_in_ : ndarray of shape (n_features_in_,)
@@ -217,7 +221,12 @@ default=None
     growth_ : str
         The growth order used.
     n_outputs_ : int
-        Always 1.
+        The number of columns of ``y`` (1 for a 1-d ``y``).  A tree of
+        several outputs (multi-output, as in scikit-learn) predicts all of
+        them from one tree, its impurity the mean of the outputs'; it grows
+        binary CART splits of numeric features only (no ``algorithm`` but
+        ``"cart"``, no ``multiway``, ``missing="c4.5"`` or categorical
+        features), and ``predict_proba`` returns one array per output.
     tree_ : Tree
         The fitted tree (pruned if ``ccp_alpha > 0``).
     unpruned_tree_ : Tree
@@ -290,9 +299,10 @@ default=None
     def __sklearn_tags__(self):
         from sklearn.utils import ClassifierTags, InputTags, Tags, TargetTags
 
-        return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
+        return Tags(estimator_type="classifier",
+                    target_tags=TargetTags(required=True, multi_output=True),
                     classifier_tags=ClassifierTags(),
-                    input_tags=InputTags(allow_nan=True))
+                    input_tags=InputTags(allow_nan=True, sparse=True))
 
     def _encode_target(self, y):
         if y.dtype.kind == "f":
@@ -350,6 +360,8 @@ default=None
         return stats
 
     def _node_values(self, tree, stats, crit, prob):
+        if self.n_outputs_ > 1:
+            return _multioutput.node_values(self, tree, stats, crit, prob)
         w = stats[:, -1:]
         value = stats[:, :-1] / np.where(w > 0, w, 1.0)
         # an empty branch (J48 makes one per declared value) predicts as its
@@ -361,20 +373,33 @@ default=None
 
     def predict_proba(self, X):
         """Class fractions of the leaf each sample reaches (with C4.5's
-        missing-value rule, the leaves' fractions combined by branch weight)."""
+        missing-value rule, the leaves' fractions combined by branch weight);
+        for a multi-output tree a list of one such array per output."""
+        if getattr(self, "n_outputs_", 1) > 1:
+            return _multioutput.predict_proba(self, X)
         X = self._validate_X_predict(X)
         return self.tree_.predict(X)
 
     def predict_log_proba(self, X):
+        proba = self.predict_proba(X)
         with np.errstate(divide="ignore"):
-            return np.log(self.predict_proba(X))
+            if isinstance(proba, list):
+                return [np.log(p) for p in proba]
+            return np.log(proba)
 
     def predict(self, X):
+        """The most likely class of each sample (ties: the first class);
+        shape (n_samples, n_outputs) for a multi-output tree."""
+        if getattr(self, "n_outputs_", 1) > 1:
+            return _multioutput.predict(self, X)
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
 
     def score(self, X, y, sample_weight=None):
-        """Mean accuracy (weighted by ``sample_weight`` if given)."""
+        """Mean accuracy (weighted by ``sample_weight`` if given); for a
+        multi-output tree, the share of samples with every output right."""
+        if getattr(self, "n_outputs_", 1) > 1:
+            return _multioutput.score(self, X, y, sample_weight)
         pred = self.predict(X)
         correct = (pred == np.asarray(y)).astype(np.float64)
         return float(np.average(correct, weights=sample_weight))
@@ -550,7 +575,11 @@ default=None
     growth_ : str
         The growth order used.
     n_outputs_ : int
-        Always 1.
+        The number of columns of ``y`` (1 for a 1-d ``y``).  A tree of
+        several outputs (multi-output, as in scikit-learn) predicts all of
+        them from one tree, its impurity the mean of the outputs'; it grows
+        binary CART splits of numeric features only (no ``multiway``,
+        ``missing="c4.5"`` or categorical features).
     tree_ : Tree
         The fitted tree (pruned if ``ccp_alpha > 0``).
     unpruned_tree_ : Tree
@@ -619,9 +648,10 @@ default=None
     def __sklearn_tags__(self):
         from sklearn.utils import InputTags, RegressorTags, Tags, TargetTags
 
-        return Tags(estimator_type="regressor", target_tags=TargetTags(required=True),
+        return Tags(estimator_type="regressor",
+                    target_tags=TargetTags(required=True, multi_output=True),
                     regressor_tags=RegressorTags(),
-                    input_tags=InputTags(allow_nan=True))
+                    input_tags=InputTags(allow_nan=True, sparse=True))
 
     def _encode_target(self, y):
         try:
@@ -657,6 +687,8 @@ default=None
         return stats
 
     def _node_values(self, tree, stats, crit, prob):
+        if self.n_outputs_ > 1:
+            return _multioutput.node_values(self, tree, stats, crit, prob)
         if not crit.needs_samples:
             return (stats[:, 0] / stats[:, -1])[:, None, None]
         # absolute error predicts the weighted median of each node's samples
@@ -666,11 +698,18 @@ default=None
         return values[:, None, None]
 
     def predict(self, X):
+        """The value of the leaf each sample reaches; shape (n_samples,
+        n_outputs) for a multi-output tree."""
+        if getattr(self, "n_outputs_", 1) > 1:
+            return _multioutput.predict(self, X)
         X = self._validate_X_predict(X)
         return self.tree_.predict(X)[:, 0]
 
     def score(self, X, y, sample_weight=None):
-        """Coefficient of determination R² (weighted by ``sample_weight``)."""
+        """Coefficient of determination R² (weighted by ``sample_weight``);
+        for a multi-output tree, the outputs' R² averaged."""
+        if getattr(self, "n_outputs_", 1) > 1:
+            return _multioutput.score(self, X, y, sample_weight)
         y = np.asarray(y, dtype=np.float64)
         pred = self.predict(X)
         wts = np.ones_like(y) if sample_weight is None else np.asarray(sample_weight, float)
@@ -724,6 +763,7 @@ def candidate_splits(X, y, *, criterion="entropy", multiway=False, sample_weight
         ``missing_fraction`` and the children's impurities and sizes.  No
         rows if the node cannot be split (pure or too small).
     """
+    _multioutput.refuse("candidate_splits", y=y)
     if task is None:
         task = "classification" if criterion in CLASSIFICATION else "regression"
     common = dict(criterion=criterion, max_depth=1, multiway=multiway,

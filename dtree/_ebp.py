@@ -48,6 +48,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from ._multioutput import refuse
 from ._tree import TREE_LEAF, TREE_UNDEFINED, Tree
 
 __all__ = ["error_based_prune", "add_errors", "upper_confidence_limit"]
@@ -426,6 +427,7 @@ def error_based_prune(model, X, y, confidence=0.25, subtree_raising=True, *,
     from ._criteria import make_criterion
     from ._pruning import PruneResult, _record
 
+    refuse("error_based_prune", model, y)
     if not (hasattr(model, "tree_") and hasattr(model, "classes_")):
         raise ValueError("Error-based pruning counts misclassified training rows; it needs "
                          "a fitted classifier, not a regressor or an unfitted model.")

@@ -35,11 +35,14 @@ MESSAGES = {
     "missing_refused_regression": ("Feature {name!r} has missing values, and missing='error' "
                                    "refuses them. Use missing='cart' (they go to the better "
                                    "side), or fill them in first."),
-    "absolute_error_missing": ("criterion='absolute_error' does not support missing values; "
-                               "fill them in or choose another criterion."),
+    "absolute_error_missing": ("criterion='absolute_error' has no rule for missing='c4.5' (rows "
+                               "spread over the branches by weight); use missing='cart' (they "
+                               "go to the better side), or fill them in first."),
     "multiway_missing": ("Multiway splits of a categorical feature with missing values need "
                          "missing='c4.5'."),
     "hist_refused": "splitter='hist' cannot be used here: {why}. Use splitter='best'.",
+    "sparse_refused": ("A sparse X cannot be used here: {why}. Pass a dense array "
+                       "(X.toarray()) or a DataFrame."),
     "y_not_finite": "Input y contains NaN or infinity.",
     "y_too_large": ("The target values are too large: sums of y**2 overflow double precision "
                     "(largest |y| = {largest:.3g}). Rescale y, for example to thousands or "
@@ -48,6 +51,12 @@ MESSAGES = {
                          "regression."),
     "poisson_sum": "Sum of y is not positive which is necessary for Poisson regression.",
     "bad_cv": "cv must be an int in [2, n_samples={n_samples}]; got {cv!r}.",
+    "multi_output_refused": ("{what} reads a single target, and this tree has several outputs "
+                             "(y of more than one column). Fit one tree per target column, or "
+                             "use the default CART settings."),
+    "multi_output_categorical": ("Feature {name!r} is categorical; a tree of several outputs "
+                                 "(y of more than one column) splits numeric features only. "
+                                 "Encode it as numbers (one-hot or ordinal) first."),
     "pep_regressor": ("Pessimistic error pruning counts misclassified samples; it needs a "
                       "classifier, not a regressor."),
     # -- forced_splits (dtree._forced_spec, dtree._forced); {node} is the
@@ -119,8 +128,8 @@ MESSAGES = {
     # -- reading a table (dtree.tables.io): errors --
     "empty_file": "The file is empty (0 bytes).",
     "blank_file": "The file contains only blank space: there is no table in it.",
-    "not_a_table": ("This file is {what}, not a table. Upload a CSV, TSV, Excel (.xlsx) or "
-                    "Parquet file."),
+    "not_a_table": ("This file is {what}, not a table. Upload a CSV, TSV, Excel (.xlsx), "
+                    "Parquet or ARFF file."),
     "old_excel": ("This is an old binary Excel (.xls) or Office file, which dtree does not "
                   "read. In Excel, save it as .xlsx or CSV."),
     "fake_excel": ("This file is named like an Excel workbook but is not one (an .xlsx file "
@@ -139,14 +148,51 @@ MESSAGES = {
     "empty_sheet": "The first sheet of the workbook is empty.",
     "parquet_unreadable": "The Parquet file could not be read ({exc}).",
     "binary_file": ("This file does not look like text: it contains binary data. Upload a "
-                    "CSV, TSV, Excel (.xlsx) or Parquet file."),
+                    "CSV, TSV, Excel (.xlsx), Parquet or ARFF file."),
     "no_header": "The file has no header row.",
     "bad_header": "The header row could not be read: {detail}.",
     "unparsable": "The file could not be parsed as a table: {detail}",
+    # -- reading Weka's ARFF (dtree.tables.weka_arff): errors --
+    "arff_too_big": ("This ARFF file is {mb:.0f} MB; ARFF files are read line by line, up to "
+                     "{max_mb:.0f} MB. Save a larger one as CSV (in Weka's Explorer: Save, "
+                     "CSV) and upload that."),
+    "arff_too_many_values": ("This ARFF file holds more than {max:,} values ({rows:,} rows of "
+                             "{columns:,} attributes so far), more than dtree reads from ARFF."),
+    "arff_unreadable": "The ARFF file could not be read at line {line}: “{text}”.",
+    "arff_layout": ("Line {line} could not be read as part of an ARFF file: “{text}”. An ARFF "
+                    "file has @relation, then its @attribute lines, then @data and one row per "
+                    "line, its values separated by commas and quoted if they hold one."),
+    "arff_no_data": ("No @data line was found: this is not an ARFF file, or one without "
+                     "rows."),
+    "arff_attribute": "Line {line} is not an @attribute declaration ARFF knows: “{text}”.",
+    "arff_attribute_type": ("Line {line} declares a type ARFF does not have: “{text}”. The "
+                            "types are numeric, integer, real, string, date and {{a list of "
+                            "values}}."),
+    "arff_date": ("Line {line} declares a date attribute, which dtree does not read: “{text}”. "
+                  "Remove it, or make it numeric (Weka's filters do both), and upload again."),
+    "arff_relational": ("Line {line} declares a relational attribute (a table inside each "
+                        "row), which dtree does not read: “{text}”."),
+    "arff_repeated_name": "Line {line} declares an attribute name a second time: “{text}”.",
+    "arff_repeated_value": "The nominal attribute “{name}” declares the value “{value}” twice.",
+    "arff_undeclared_value": ("Line {line} has a value its nominal attribute does not declare: "
+                              "“{text}”."),
+    "arff_not_a_number": ("Line {line} has a value that is not a number for a numeric "
+                          "attribute: “{text}”."),
+    "arff_field_count": ("Line {line} does not have one value for each attribute declared: "
+                         "“{text}”."),
+    "arff_weights": ("Line {line} ends with an instance weight in braces, which dtree does not "
+                     "read: “{text}”. Remove the weights and upload again."),
     # -- reading a table: notes --
     "read_as_excel": "The file is an Excel workbook (whatever its name says) and was read as one.",
     "first_sheet": "The workbook has {n} sheets; the first, “{name}”, was read.",
     "read_as_text": "Read as text in {encoding}, columns separated by {delimiter}s.",
+    "read_as_arff": ("Read as Weka ARFF in {encoding}: relation “{relation}”, {n} "
+                     "attribute(s), {nominal} nominal (with their declared values, in declared "
+                     "order); ? marks a missing value."),
+    "arff_strings": ("{n} string attribute(s) ({names}) were read as text: their type comes "
+                     "from their values, as for a CSV column."),
+    "arff_sparse": ("{n} row(s) were written in sparse form: the values they leave out are 0 "
+                    "(the first declared value of a nominal attribute), as ARFF says."),
     "ragged_rows": ("{rows} row(s) had more fields than the header's {fields} and were left "
                     "out."),
     "decimal_commas": "{n} column(s) written with decimal commas (12,5) were read as numbers.",
@@ -240,8 +286,9 @@ TREE_FILE_MESSAGES = {
     "over_limit": ("{where}: its {what} is {value}, more than dtree opens ({limit}; raise "
                    "SkopsLimits.{field} for a bigger tree)."),
     "bad_attribute": "{where}: its {what} {problem_text}.",
-    "multi_output": ("{where} predicts {n_outputs} outputs; dtree's trees predict one. Open "
-                     "a tree fitted on a single target."),
+    "multi_output": ("{where} predicts {n_outputs} outputs; dtree opens scikit-learn trees of "
+                     "one output (fit dtree's own estimators on several). Open a tree fitted on "
+                     "a single target."),
     "no_nodes": "{where}: its tree has no nodes.",
     "bad_child": ("{where}: node {node} has a child id {child}, which is not a node of this "
                   "tree (ids run from 1 to {last})."),

@@ -10,12 +10,14 @@ import numbers
 
 import numpy as np
 
-from . import _builders, _dask, _encode, _hist, _j48, _median, _problem
+from . import (_builders, _dask, _encode, _hist, _j48, _median, _multioutput, _problem,
+               _sparse_input, _sparse_search)
 from ._base import (BaseEstimator, _not_fitted_error, as_float32_matrix, as_sample_weight,
                     as_table, as_target, check_n_features, check_shape)
 from ._criteria import make_criterion
 from ._errors import CodedError
 from ._forced_spec import count_forced, read_forced
+from ._sparse_input import is_sparse, read_sparse
 from ._steps import Steps, candidate_frame, split_children
 from ._tree import NUMERIC, TREE_UNDEFINED, Tree, preorder
 
@@ -167,15 +169,22 @@ class BaseDecisionTree(BaseEstimator):
 
         ``X`` may be a Dask DataFrame or Dask array (``splitter="hist"``):
         the rows stay in their partitions, see ``dtree/_dask.py``."""
+        if _multioutput.is_multioutput(y):  # y of several columns: dtree/_multioutput.py
+            dask = _dask.is_dask_collection(X) or _dask.is_dask_collection(y)
+            return _multioutput.fit(self, X, y, sample_weight, dask=dask)
         if _dask.is_dask_collection(X) or _dask.is_dask_collection(y):
             return _dask.fit(self, X, y, sample_weight)
         feature_names = check_n_features(self, X, reset=True)
-        X = as_table(X)
+        sparse = is_sparse(X)  # read as its non-zeros (dtree/_sparse_input.py)
+        if not sparse:
+            X = as_table(X)
         check_shape(X)
         n_samples, n_features = X.shape
         self._setup = self._resolve_algorithm()
         is_cat = _encode.resolve_categorical(X, self.categorical_features, n_features,
                                              feature_names)
+        if sparse:
+            _sparse_search.check_setup(self, self._setup, is_cat)
         names = (feature_names if feature_names is not None
                  else [f"x{i}" for i in range(n_features)])
         categories = [(_encode.learn_categories(X, j, str(names[j])) if is_cat[j] else None)
@@ -183,6 +192,8 @@ class BaseDecisionTree(BaseEstimator):
         # J48 decides its cuts in double precision (float32 changes glass.arff's tree)
         self._x_dtype = np.float64 if self._setup["j48"] else np.float32
         Xf = self._encode_X(X, is_cat, categories)
+        if sparse and n_samples * n_features <= _sparse_input.DENSE_CELLS:
+            Xf, sparse = Xf.toarray(), False
         declared = getattr(getattr(y, "dtype", None), "categories", None)
         y = as_target(y, n_samples=n_samples)
         if self._setup["j48"]:
@@ -201,14 +212,17 @@ class BaseDecisionTree(BaseEstimator):
             raise CodedError("zero_weight")
         params = self._resolve_params(n_samples, n_features, weight_sum, has_weights)
         setup = self._setup
-        if setup["missing"] == "error" and np.isnan(Xf).any():
+        if sparse:  # (read_sparse refuses NaN)
+            pass
+        elif setup["missing"] == "error" and np.isnan(Xf).any():
             col = int(np.flatnonzero(np.isnan(Xf).any(axis=0))[0])
             code = ("missing_id3" if self.algorithm == "id3" else "missing_refused"
                     if self._is_classifier else "missing_refused_regression")
             raise CodedError(code, name=str(names[col]))
-        if self.criterion == "absolute_error" and np.isnan(Xf).any():
+        elif (self.criterion == "absolute_error" and setup["missing"] == "c4.5"
+              and np.isnan(Xf).any()):
             raise CodedError("absolute_error_missing")
-        if setup["multiway"] and setup["missing"] == "cart" and np.isnan(Xf[:, is_cat]).any():
+        elif setup["multiway"] and setup["missing"] == "cart" and np.isnan(Xf[:, is_cat]).any():
             raise CodedError("multiway_missing")
         if self.splitter == "hist":
             self._check_hist(setup)
@@ -230,7 +244,8 @@ class BaseDecisionTree(BaseEstimator):
             stats = self._sample_stats(yk, wk)
             sample_stats = np.ascontiguousarray(stats.T)
         prob = _problem.Problem(
-            np.ascontiguousarray(Xk.T), sample_stats, yk, wk, crit,
+            np.empty((n_features, 0), np.float32) if sparse else np.ascontiguousarray(Xk.T),
+            sample_stats, yk, wk, crit,
             max_depth=params["max_depth"], min_samples_split=params["min_samples_split"],
             min_samples_leaf=params["min_samples_leaf"],
             min_weight_leaf=params["min_weight_leaf"], max_features=params["max_features"],
@@ -241,6 +256,8 @@ class BaseDecisionTree(BaseEstimator):
             average_gain=setup["average_gain"],
             quinlan=setup["multiway"] or setup["missing"] == "c4.5")
         prob.forced = forced
+        if sparse:
+            _sparse_search.attach(prob, Xk)
         if self._is_classifier and not setup["j48"]:
             # from here on the class codes are the compact ones (int8 below
             # 128 classes, see Problem): the intp codes, 8 bytes a row, are not
@@ -280,13 +297,17 @@ class BaseDecisionTree(BaseEstimator):
             order = _builders.grow_nodes(prob, nodes, root_impurity, params["max_splits"], record,
                                      growth)
         self.tree_, self.steps_ = self._assemble(nodes, order, growth, crit, prob)
+        self._prune_grown_tree()
+        return self
+
+    def _prune_grown_tree(self):
+        """``ccp_alpha``'s pruning of the grown ``tree_`` (nothing at 0)."""
         if self.ccp_alpha > 0:
             from ._pruning import ccp_prune
 
             # steps_ and tree_at() describe the growth of the unpruned tree
             self.unpruned_tree_ = self.tree_
             self.tree_ = ccp_prune(self.tree_, float(self.ccp_alpha))
-        return self
 
     def _fitted_setup(self, n_features, feature_names, is_cat, categories, params, setup):
         """The fitted attributes that describe the input and the settings
@@ -339,6 +360,11 @@ class BaseDecisionTree(BaseEstimator):
 
     def _encode_X(self, X, is_cat, categories):
         dtype = getattr(self, "_x_dtype", np.float32)
+        if is_sparse(X):
+            if np.any(is_cat):
+                raise CodedError("sparse_refused", why="the tree has categorical features, "
+                                 "read from a table (a DataFrame)")
+            return read_sparse(X, dtype=dtype)
         to_numeric = functools.partial(as_float32_matrix, dtype=dtype)
         return _encode.encode(X, is_cat, categories, to_numeric=to_numeric, dtype=dtype)
 
@@ -501,7 +527,8 @@ class BaseDecisionTree(BaseEstimator):
         """Check ``X`` against the fit and encode it (public: :func:`tree_input`)."""
         self._check_fitted()
         check_n_features(self, X, reset=False)
-        X = as_table(X)
+        if not is_sparse(X):
+            X = as_table(X)
         check_shape(X)
         n_features = X.shape[1]
         if n_features != self.n_features_in_:

@@ -16,6 +16,7 @@ The nodes' impurities and leaf values use the weighted median of scikit-learn
 """
 
 import heapq
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -131,7 +132,11 @@ def node_weighted_medians(leaf, parent, y, w):
 
 def group_mean_absolute_deviations(group, y, w, n_groups):
     """:func:`mean_absolute_deviation` of every group at once (``group`` is
-    each row's group id in ``range(n_groups)``; every group is non-empty)."""
+    each row's group id in ``range(n_groups)``; every group is non-empty).
+    A ``y`` of several columns (outputs) gives the columns' mean."""
+    if np.ndim(y) == 2:
+        return np.mean([group_mean_absolute_deviations(group, y[:, j], w, n_groups)
+                        for j in range(y.shape[1])], axis=0)
     y = np.asarray(y, dtype=np.float64)
     w = np.asarray(w, dtype=np.float64)
     order = np.lexsort((y, group))
@@ -502,7 +507,16 @@ def sad_left_right(prob, p, starts, sizes, searched):
     reversed; the NumPy path does both directions in one search
     (:func:`_sad_numpy`), with the ranks of y inside each node sorted once
     and shared by all features.
+
+    A ``prob.y`` of several columns (outputs) gives the columns' mean.
     """
+    if prob.y.ndim == 2:
+        parts = [sad_left_right(SimpleNamespace(y=np.ascontiguousarray(prob.y[:, j]), w=prob.w,
+                                                unit_weights=prob.unit_weights),
+                                p, starts, sizes, searched)
+                 for j in range(prob.y.shape[1])]
+        k = len(parts)
+        return sum(left for left, _ in parts) / k, sum(right for _, right in parts) / k
     d, m = p.shape
     y = prob.y[p].ravel()
     starts = np.asarray(starts, dtype=np.int64)

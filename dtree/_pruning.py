@@ -38,6 +38,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._errors import CodedError
+from ._multioutput import refuse
 from ._tree import _NODE_ARRAYS, Tree, preorder
 
 __all__ = [
@@ -480,7 +481,7 @@ def _preorder_renumbered(tree):
     slots = np.repeat(tree.child_ptr[:-1][order] - ptr[:-1], counts) + np.arange(ptr[-1])
     return Tree(child_ptr=ptr, child_ids=new_of_old[tree.child_ids[slots]],
                 child_share=tree.child_share[slots], distribute_missing=tree.distribute_missing,
-                **arrays)
+                n_classes=tree.n_classes, **arrays)
 
 
 # ---------------------------------------------------------------------------
@@ -693,6 +694,7 @@ def ccp_cross_validate(estimator, X, y, *, cv=5, sample_weight=None, random_stat
 
     from ._base import as_table
 
+    refuse("ccp_cross_validate", estimator, y)
     X = as_table(X)
     n = X.shape[0]
     y, w = _target_and_weights(y, sample_weight, n)
@@ -777,6 +779,7 @@ def ccp_holdout(estimator, X_val, y_val, *, sample_weight=None):
     """
     import pandas as pd
 
+    refuse("ccp_holdout", estimator, y_val)
     X32 = _encoded(estimator, X_val)
     y, w = _target_and_weights(y_val, sample_weight, X32.shape[0])
     tree = getattr(estimator, "unpruned_tree_", None)
@@ -868,6 +871,7 @@ def reduced_error_prune(estimator, X_val, y_val, *, sample_weight=None, tree=Non
     the whole tree after the decision; ``record.attrs["errors_start"]`` is the
     value before any).
     """
+    refuse("reduced_error_prune", estimator, y_val)
     tree = estimator.tree_ if tree is None else tree
     X_val = _encoded(estimator, X_val)
     y, w = _target_and_weights(y_val, sample_weight, X_val.shape[0])
@@ -947,6 +951,8 @@ def pessimistic_prune(model, *, tree=None):
     (sum of the leaves' errors), ``E_T``, ``std_T``, ``upper`` (E(T) +
     std(T)), ``errors_node`` (t's errors as a leaf), ``E_leaf`` and ``pruned``.
     """
+    refuse("pessimistic_prune", model)
+    refuse("pessimistic_prune", tree)
     if hasattr(model, "tree_"):
         if not hasattr(model, "classes_"):
             raise CodedError("pep_regressor")

@@ -228,9 +228,10 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
         if mwl > 0:
             v1 = valid & (w_left >= mwl) & (w_right >= mwl)
         if crit.needs_samples:
-            if missing_here:
-                raise ValueError("criterion='absolute_error' does not support missing values.")
-            # (only the nodes where the feature has a threshold to score)
+            if c45:
+                raise ValueError("criterion='absolute_error' has no rule for missing='c4.5'.")
+            # (only the nodes where the feature has a threshold to score;
+            # the missing values, last in each node, are in the suffixes)
             sad_l, sad_r = sad_left_right(prob, p, starts, sizes,
                                            np.logical_or.reduceat(v1, starts, axis=1))
             proxy = -(sad_l + sad_r[:, 1:])
@@ -248,8 +249,14 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
             v2 = (between & (nm > 0) & (n_l2 >= msl) & (b.n_node[seg] - n_l2 >= msl))
             if mwl > 0:
                 v2 &= (left2[-1] >= mwl) & (right2[-1] >= mwl)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                proxy2 = crit.search_proxy(left2, right2)
+            if crit.needs_samples:
+                sad_l2, sad_r2, shift = _missing_first_sads(prob, p, starts, sizes, seg, n_miss,
+                                                           v2)
+                proxy2 = -(np.take_along_axis(sad_l2, shift, axis=1)
+                           + np.take_along_axis(sad_r2, shift + 1, axis=1))
+            else:
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    proxy2 = crit.search_proxy(left2, right2)
             best2, pos2 = _best_positions(np.where(v2, proxy2, -np.inf), starts, sizes, seg)
             use2 = best2 > best
             pos = np.where(use2, pos2, pos)
@@ -265,12 +272,38 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
         total = known_tot[:, ci, s] if c45 else stats_node[s].T
         il = ir = None
         if crit.needs_samples:
-            il = sad_l[ci, q] / lft[-1]
-            ir = sad_r[ci, q + 1] / (total - lft)[-1]
+            sad_left, sad_right = sad_l[ci, q], sad_r[ci, q + 1]
+            if u2.any():  # (in the order with the missing values first)
+                q2 = shift[ci[u2], q[u2]]
+                sad_left[u2] = sad_l2[ci[u2], q2]
+                sad_right[u2] = sad_r2[ci[u2], q2 + 1]
+            il = sad_left / lft[-1]
+            ir = sad_right / (total - lft)[-1]
         store_best(prob, b, cb, BestThresholds(
             f, s, q, lft, total, known_tot[-1, ci, s], n_known[f, s], n_miss[ci, s],
             x[ci, q], x[ci, np.minimum(q + 1, m - 1)], u2, c45, missing_here, il, ir,
             draw[ci, s] if prob.random_splitter else None))
+
+
+def _missing_first_sads(prob, p, starts, sizes, seg, n_miss, valid):
+    """Absolute error's second pass (missing values left), as scikit-learn
+    makes it: each node's order with its missing values moved in front of
+    its known ones (their order kept), whose prefix and suffix sums of
+    absolute deviations score "missing and the known values up to here" on
+    the left.  Returns those sums (``sad_left_right``'s shapes) and, for each
+    position of ``p``, its position in the moved order (the known values
+    move right by the node's number of missing values)."""
+    m = p.shape[1]
+    ar = np.arange(m)
+    offset = ar - starts[seg]  # (m,) position inside the node
+    n_miss_at = n_miss[:, seg]  # (c, m)
+    known_at = sizes[seg] - n_miss_at
+    source = np.where(offset < n_miss_at, starts[seg] + known_at + offset, ar - n_miss_at)
+    moved = np.take_along_axis(p, source, axis=1)
+    sad_l2, sad_r2 = sad_left_right(prob, moved, starts, sizes,
+                                    np.logical_or.reduceat(valid, starts, axis=1))
+    shift = np.minimum(ar + n_miss_at, m - 1)  # (positions past the known values are invalid)
+    return sad_l2, sad_r2, shift
 
 
 def _slice_left(prob, p, a, cont, later, prev_totals, carry, base_first, bases_out):

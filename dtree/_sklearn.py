@@ -375,12 +375,6 @@ def _search_with_data(est, tree, Xf, codes, w, params):
         raise ValueError(
             "The sample weights differ from those this tree was fitted with: pass the "
             "same sample_weight as in fit.")
-    if crit.needs_samples and np.isnan(Xk).any():
-        warnings.warn(
-            "The candidate tables are not recomputed: dtree's absolute_error search has "
-            "no rule for missing values (scikit-learn's has). The tree, its growth and "
-            "its predictions are unaffected.", UserWarning, stacklevel=3)
-        return None
     prob = Problem(
         np.ascontiguousarray(Xk.T), np.ascontiguousarray(stats.T), yk, wk, crit,
         max_depth=params["max_depth"], min_samples_split=params["min_samples_split"],

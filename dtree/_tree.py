@@ -2,8 +2,9 @@
 
 ``Tree`` holds one entry per node: ``feature`` (-2 at leaves), ``threshold``
 (-2.0 at leaves), ``impurity``, ``n_node_samples``, ``weighted_n_node_samples``
-and ``value`` (shape ``(node_count, 1, n_classes)``: class fractions for
-classifiers, the prediction for regressors).  Every child's id is larger than
+and ``value`` (shape ``(node_count, n_outputs, n_classes)``: class fractions
+for classifiers, the prediction for regressors; ``n_outputs`` is 1 but for a
+multi-output tree).  Every child's id is larger than
 its parent's.
 
 Children are stored for every node as a list (``child_ptr``/``child_ids``, like
@@ -35,6 +36,8 @@ compactly, but ``node_ids`` still names the nodes of ``tree_``).
 
 import numpy as np
 
+from ._sparse_input import as_routable
+
 TREE_LEAF = -1
 TREE_UNDEFINED = -2
 
@@ -50,14 +53,16 @@ _CHILD_ARRAYS = ("child_ids", "child_share")
 class Tree:
     """Array representation of a decision tree (see module docstring)."""
 
-    def __init__(self, *, child_ptr, distribute_missing=False, **arrays):
+    def __init__(self, *, child_ptr, distribute_missing=False, n_classes=None, **arrays):
         for name in _NODE_ARRAYS + _CHILD_ARRAYS:
             setattr(self, name, arrays[name])
         self.child_ptr = child_ptr
         self.distribute_missing = distribute_missing
         self.node_count = len(self.feature)
-        self.n_outputs = 1
-        self.n_classes = np.array([self.value.shape[2]])
+        self.n_outputs = self.value.shape[1]
+        # each output's number of classes (1 for a regressor's outputs)
+        self.n_classes = (np.array([self.value.shape[2]]) if n_classes is None
+                          else np.asarray(n_classes).copy())
         self.max_n_classes = self.value.shape[2]
         self.n_children = np.diff(child_ptr)
 
@@ -140,6 +145,7 @@ class Tree:
             caller decides where such a row goes (``missing_child[node]``,
             or every branch by ``child_share`` when ``distribute_missing``).
         """
+        X = as_routable(X)
         rows = np.asarray(rows, dtype=np.intp)
         nodes = np.asarray(nodes, dtype=np.intp)
         feat = self.feature[nodes]
@@ -163,7 +169,8 @@ class Tree:
 
     def apply(self, X):
         """Leaf id of each row of float32 ``X`` (missing values and unseen
-        categories follow ``missing_child``)."""
+        categories follow ``missing_child``); ``X`` may be a SciPy sparse matrix."""
+        X = as_routable(X)  # (once, not at every level)
         node = np.zeros(X.shape[0], dtype=np.intp)
         active = np.flatnonzero(self.n_children[node] > 0)
         while active.size:
@@ -193,6 +200,7 @@ class Tree:
         category) at a split follows every branch, weighted by the branch's
         share of the training weight; otherwise each row has one leaf, weight 1.
         """
+        X = as_routable(X)  # (once, not at every level)
         rows = np.arange(X.shape[0])
         node = np.zeros(len(rows), dtype=np.intp)
         mass = np.ones(len(rows))
@@ -227,7 +235,10 @@ class Tree:
 
     def predict(self, X):
         """Values (n_samples, n_classes or 1): leaf values, combined by weight
-        where C4.5's rule sends a row down several branches."""
+        where C4.5's rule sends a row down several branches; (n_samples,
+        n_outputs, n_classes or 1) for a multi-output tree."""
+        if self.n_outputs > 1:  # (scikit-learn's shape: (n_samples, n_outputs, classes))
+            return self.value[self.apply(X)]
         if not self.distribute_missing:
             return self.value[self.apply(X), 0]
         rows, leaves, weights = self.leaf_weights(X)
@@ -265,7 +276,8 @@ class Tree:
         return Tree(child_ptr=np.array(ptr, dtype=np.intp),
                     child_ids=np.array(ids, dtype=np.intp),
                     child_share=np.array(share, dtype=np.float64),
-                    distribute_missing=self.distribute_missing, **arrays)
+                    distribute_missing=self.distribute_missing, n_classes=self.n_classes,
+                    **arrays)
 
     def to_frame(self):
         """One row per node, for display."""

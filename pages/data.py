@@ -20,7 +20,7 @@ from pages.runtime.prefetch import prefetch_for_this_session
 
 PREVIEW_ROWS = 200
 PREVIEW_COLUMNS = 60
-UPLOAD_TYPES = ["csv", "tsv", "txt", "xlsx", "xlsm", "parquet"]
+UPLOAD_TYPES = ["csv", "tsv", "txt", "xlsx", "xlsm", "parquet", "arff"]
 
 require_frame()
 st.title(tr("Data", "数据"))
@@ -95,13 +95,14 @@ if source == "scikit-learn tree":
     st.file_uploader(tr("A tree saved with skops.io.dump (.skops)",
                         "用 skops.io.dump 保存的决策树（.skops 文件）"),
                      type=imported.SKOPS_TYPES, key="skops_upload", on_change=read_skops)
-    st.file_uploader(tr("Its training data (optional): CSV, TSV, Excel or Parquet",
-                        "它的训练数据（可选）：CSV、TSV、Excel 或 Parquet 文件"),
+    st.file_uploader(tr("Its training data (optional): CSV, TSV, Excel, Parquet or ARFF",
+                        "它的训练数据（可选）：CSV、TSV、Excel、Parquet 或 ARFF 文件"),
                      type=UPLOAD_TYPES, key="skops_data", on_change=read_skops)
     st.caption(text(words.TEXTS, "skops_help", lang()))
 elif source == "Upload a file":
-    st.file_uploader(tr("CSV, TSV, Excel (.xlsx) or Parquet", "CSV、TSV、Excel（.xlsx）或 "
-                        "Parquet 文件"), type=UPLOAD_TYPES, key="upload", on_change=read_upload)
+    st.file_uploader(tr("CSV, TSV, Excel (.xlsx), Parquet or Weka ARFF",
+                        "CSV、TSV、Excel（.xlsx）、Parquet 或 Weka ARFF 文件"),
+                     type=UPLOAD_TYPES, key="upload", on_change=read_upload)
     st.caption(words.upload_help(st.get_option("server.maxUploadSize"), lang()))
     progress = read_pending_upload()  # (a new file: read once, here)
 table = current_table()

@@ -57,10 +57,11 @@ def builtin(title: str, frame: pd.DataFrame) -> Loaded:
 def upload(data: bytes, filename: str) -> Loaded:
     """An uploaded file, read by :func:`.io.read_table` (raises ``DataError``)
     and keyed by a hash of its bytes: the same file uploaded by two sessions
-    shares their cache entries."""
+    shares their cache entries.  Its title is the file's own name for its
+    table if it has one (an ARFF file's relation), else the file name."""
     table = read_table(data, filename)
     digest = hashlib.sha256(data).hexdigest()[:16]
-    return Loaded(f"upload:{digest}", filename, table.frame, table.notes)
+    return Loaded(f"upload:{digest}", table.title or filename, table.frame, table.notes)
 
 
 def default_target(table: Loaded) -> str:
@@ -73,7 +74,7 @@ def default_target(table: Loaded) -> str:
 
 def table_title(table: Loaded, lang: str = "en") -> str:
     """The dataset's title in ``lang`` (a built-in one has a Chinese name; an
-    upload keeps its file name)."""
+    upload keeps its own: an ARFF file's relation, else the file name)."""
     if lang == "zh" and table.key.startswith("builtin:") and table.title in DATASETS_ZH:
         return DATASETS_ZH[table.title][0]
     return table.title

@@ -1,16 +1,19 @@
 """Tables in: the built-in datasets and uploaded files.
 
 ``read_table(data, filename)`` turns the bytes of an upload (CSV, TSV, Excel
-.xlsx or Parquet) into a DataFrame plus a list of notes for the reader, or
-raises :class:`DataError` with a message meant for the page.  Nothing
-uploaded is executed or unpickled: CSV is parsed as text, .xlsx by openpyxl
-(cell values only) and Parquet by pyarrow.
+.xlsx, Parquet or Weka's ARFF) into a DataFrame plus a list of notes for the
+reader, or raises :class:`DataError` with a message meant for the page.
+Nothing uploaded is executed or unpickled: CSV is parsed as text, .xlsx by
+openpyxl (cell values only), Parquet by pyarrow and ARFF by liac-arff
+(:mod:`.weka_arff`).
 
 How a text file is read:
 
 * the format comes from the file's first bytes, not its name, so an image
   or an archive renamed to .csv is recognised and refused (an Excel workbook
-  renamed to .csv is read as the workbook it is);
+  renamed to .csv is read as the workbook it is); a text file is ARFF when
+  it is named .arff or its first line that is not a comment is
+  ``@relation``;
 * the encoding is UTF-8 (with or without BOM), UTF-16 with a BOM, GB18030
   (which includes GBK, what Excel in Chinese saves) or, failing those,
   Windows-1252 / Latin-1;
@@ -36,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from .. import CodedError, Note
+from .weka_arff import ArffError, read_arff
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
@@ -154,6 +158,8 @@ class Table:
     format: str = "csv"
     encoding: str | None = None
     delimiter: str | None = None
+    #: The table's own name, when the file has one (an ARFF file's relation).
+    title: str | None = None
 
 
 # (magic bytes, what the file is) for formats that are certainly not tables.
@@ -200,6 +206,8 @@ def read_table(data: bytes, filename: str = "upload.csv") -> Table:
         raise DataError("fake_excel")
     elif suffix == ".parquet":
         raise DataError("fake_parquet")
+    elif suffix == ".arff" or _starts_like_arff(data):
+        table = _read_arff(data)
     else:
         table = _read_text(data, prefer_tab=suffix in (".tsv", ".tab"))
     table.frame, name_notes = _clean_columns(table.frame)
@@ -245,6 +253,30 @@ def _read_excel(data: bytes) -> Table:
     frame = frame.iloc[1:].infer_objects()
     frame.columns = header
     return Table(frame, notes, format="xlsx")
+
+
+_ARFF_START = re.compile(rb"\A(?:\xef\xbb\xbf)?(?:[ \t]*(?:%[^\n]*)?\r?\n)*[ \t]*@relation\b",
+                         re.IGNORECASE)
+
+
+def _starts_like_arff(data: bytes) -> bool:
+    """Whether the first line that is neither blank nor a ``%`` comment says
+    ``@relation`` (read in the first 64 KB)."""
+    return _ARFF_START.match(data[:_SNIFF_CHARS]) is not None
+
+
+def _read_arff(data: bytes) -> Table:
+    text, encoding = decode_text(data)
+    if _is_binary(text):
+        raise DataError("binary_file")
+    try:
+        read = read_arff(text, size=len(data), encoding=encoding)
+    except ArffError as exc:
+        raise DataError(exc.code, **exc.values) from None
+    title = read.relation  # (Weka's filters append their names to it)
+    if len(title) > MAX_NAME_LENGTH:
+        title = title[:MAX_NAME_LENGTH - 1] + "…"
+    return Table(read.frame, read.notes, format="arff", encoding=encoding, title=title or None)
 
 
 def _read_parquet(data: bytes) -> Table:

@@ -111,11 +111,13 @@ def _numbers(col: pd.Series) -> pd.Series:
 
 
 def infer_types(frame: pd.DataFrame) -> tuple[dict, list]:
-    """``{column: "numeric" | "categorical"}`` and notes on mixed columns."""
+    """``{column: "numeric" | "categorical"}`` and notes on mixed columns.
+    A pandas Categorical (an ARFF file's nominal attribute) is categorical
+    whatever its values look like."""
     types, notes = {}, []
     for name in frame.columns:
         col = frame[name]
-        if pd.api.types.is_bool_dtype(col):
+        if pd.api.types.is_bool_dtype(col) or isinstance(col.dtype, pd.CategoricalDtype):
             types[name] = "categorical"
         elif pd.api.types.is_numeric_dtype(col):
             types[name] = "numeric"
@@ -137,6 +139,8 @@ def infer_task(target: pd.Series) -> str:
     """"classification" for labels, "regression" for a numeric target with
     many distinct values or non-integer values."""
     y = target.dropna()
+    if isinstance(y.dtype, pd.CategoricalDtype):  # declared labels (ARFF's nominal class)
+        return "classification"
     if pd.api.types.is_bool_dtype(y) or not pd.api.types.is_numeric_dtype(y):
         numbers = _numbers(y)
         if len(y) and numbers.notna().all():
@@ -225,7 +229,8 @@ class Origin(NamedTuple):
 
     column: str
     kind: str  # "numeric" or "categorical"
-    category: object = None  # categorical: the sorted categories (labels)
+    #: categorical: the categories (labels), sorted, or a Categorical's in its order
+    category: object = None
 
 
 @dataclass(frozen=True)
@@ -278,7 +283,9 @@ class Prepared:
     """Train/test tables ready for the estimator, and what was done to get them.
 
     ``X_train``/``X_test`` hold numeric columns as floats and categorical
-    columns as text labels, with NaN for a missing value.
+    columns as text labels, with NaN for a missing value: a pandas
+    Categorical (its categories in their order, unseen ones too) for a
+    column that was one, else objects.
     """
 
     X_train: pd.DataFrame
@@ -443,16 +450,28 @@ def _numeric(block: pd.DataFrame, notes: list) -> pd.DataFrame:
 
 
 def _categorical(col: pd.Series, name: str, notes: list):
-    """A categorical feature as text labels (NaN when missing) and its sorted
-    categories."""
-    labels = col.astype(str).where(col.notna())
-    categories = tuple(sorted(labels.dropna().unique(), key=str))
+    """A categorical feature as text labels (NaN when missing) and its
+    categories: a Categorical keeps its categories, in their order (an ARFF
+    file's declared values, which J48 gives a branch each), as text; any
+    other column is labelled by its values, sorted."""
+    declared = None
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        declared = [str(c) for c in col.cat.categories]
+        if len(set(declared)) < len(declared):  # (1 and "1" would be one label)
+            declared = None
+    if declared is not None:
+        labels, categories = (pd.Categorical.from_codes(col.cat.codes.to_numpy(), declared),
+                              tuple(declared))
+    else:
+        text = col.astype(str).where(col.notna())
+        labels, categories = (text.to_numpy(dtype=object),
+                              tuple(sorted(text.dropna().unique(), key=str)))
     if len(categories) > MAX_CATEGORIES:
         raise DataError("too_many_categories", name=name, n=len(categories),
                         max=MAX_CATEGORIES)
     if len(categories) > MANY_CATEGORIES:
         notes.append(Note("many_categories", name=name, n=len(categories)))
-    return labels.to_numpy(dtype=object), categories
+    return labels, categories
 
 
 def split_indices(y, test_size: float, seed: int, task: str, codes=None):

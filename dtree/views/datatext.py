@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from dtree.tables.weka_arff import MAX_ARFF_BYTES
+
 from .vocabulary import t
 
 
@@ -36,13 +38,14 @@ TEXTS = {
 }
 
 
-def upload_help(limit_mb, lang: str = "en") -> str:
+def upload_help(limit_mb, lang: str = "en", arff_mb: float = MAX_ARFF_BYTES / 2**20) -> str:
     """Under the upload box: the largest file, what is detected, what is not run."""
-    return t(lang, f"Largest file: {limit_mb} MB. The encoding (UTF-8, GBK/GB18030, Latin-1) "
-                    "and the delimiter are detected. Uploads are read as data only: nothing "
-                    "in them is executed or unpickled.",
-              f"文件最大 {limit_mb} MB。自动识别编码（UTF-8、GBK/GB18030、Latin-1）和分隔符。"
-              "上传的文件只作为数据读取：其中的任何内容都不会被执行或反序列化（unpickle）。")
+    return t(lang, f"Largest file: {limit_mb} MB. Weka's ARFF files: up to {arff_mb:.0f} MB. "
+                    "The encoding (UTF-8, GBK/GB18030, Latin-1) and the delimiter are detected. "
+                    "Uploads are read as data only: nothing in them is executed or unpickled.",
+              f"文件最大 {limit_mb} MB；Weka 的 ARFF 文件最大 {arff_mb:.0f} MB。自动识别编码（UTF-8、"
+              "GBK/GB18030、Latin-1）和分隔符。上传的文件只作为数据读取：其中的任何内容都不会被执行或"
+              "反序列化（unpickle）。")
 
 
 def refused(what: str, name: str, message: str, still: str = "", lang: str = "en") -> str:

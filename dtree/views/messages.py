@@ -29,16 +29,22 @@ MESSAGES_ZH = {
                         "（缺失值分到更好的一侧）或 missing='c4.5'（按权重分配），或先填补缺失值。"),
     "missing_refused_regression": ("特征“{name}”有缺失值，而 missing='error' 不接受缺失值。请使用 "
                                    "missing='cart'（缺失值分到更好的一侧），或先填补缺失值。"),
-    "absolute_error_missing": ("平均绝对误差准则（criterion='absolute_error'）不支持缺失值；"
-                               "请先填补缺失值或选择其他准则。"),
+    "absolute_error_missing": ("平均绝对误差准则（criterion='absolute_error'）不能与 "
+                               "missing='c4.5'（缺失值的行按权重分到各分支）一起使用；请使用 "
+                               "missing='cart'（缺失值分到更好的一侧），或先填补缺失值。"),
     "multiway_missing": "类别特征含缺失值时，多路划分需要 missing='c4.5'。",
     "hist_refused": "这里不能使用 splitter='hist'：{why}。请使用 splitter='best'。",
+    "sparse_refused": "这里不能使用稀疏矩阵 X：{why}。请传入稠密数组（X.toarray()）或 DataFrame。",
     "y_not_finite": "目标 y 含有 NaN 或无穷大。",
     "y_too_large": ("目标值太大：y² 之和超出双精度范围（最大的 |y| = {largest:.3g}）。"
                     "请缩放目标值，例如以千或百万为单位。"),
     "poisson_negative": "目标含有负值，泊松回归不允许负值。",
     "poisson_sum": "目标值之和不是正数，而泊松回归要求它为正。",
     "bad_cv": "交叉验证的折数 cv 必须是 [2, n_samples={n_samples}] 中的整数；当前为 {cv!r}。",
+    "multi_output_refused": ("{what} 只适用于单个目标，而这棵树有多个输出（y 有不止一列）。"
+                             "请为每个目标列分别生长一棵树，或使用默认的 CART 设置。"),
+    "multi_output_categorical": ("特征“{name}”是类别特征；多输出的树（y 有不止一列）只划分数值特征。"
+                                 "请先把它编码为数值（独热编码或序数编码）。"),
     "pep_regressor": "悲观剪枝统计误分类的样本，只适用于分类树，不适用于回归树。",
     # forced_splits ({node}: the forced split's path, in Chinese)
     "forced_refused": "这里不能使用 forced_splits：{why}。",
@@ -92,7 +98,7 @@ MESSAGES_ZH = {
     # reading a table: errors
     "empty_file": "文件是空的（0 字节）。",
     "blank_file": "文件只有空白字符：其中没有表格。",
-    "not_a_table": "这个文件是 {what}，不是表格。请上传 CSV、TSV、Excel（.xlsx）或 Parquet 文件。",
+    "not_a_table": "这个文件是 {what}，不是表格。请上传 CSV、TSV、Excel（.xlsx）、Parquet 或 ARFF 文件。",
     "old_excel": "这是旧版的二进制 Excel（.xls）或 Office 文件，dtree 不能读取。请在 Excel 中另存为 .xlsx 或 CSV。",
     "fake_excel": "这个文件的名字像 Excel 工作簿，但它不是（.xlsx 文件是 zip 压缩包）。请在 Excel 中重新保存。",
     "fake_parquet": "这个文件名为 .parquet，但不是 Parquet 文件。",
@@ -106,15 +112,40 @@ MESSAGES_ZH = {
     "no_sheets": "工作簿中没有工作表。",
     "empty_sheet": "工作簿的第一个工作表是空的。",
     "parquet_unreadable": "无法读取这个 Parquet 文件（{exc}）。",
-    "binary_file": "这个文件看起来不是文本：其中含有二进制数据。请上传 CSV、TSV、Excel（.xlsx）或 Parquet 文件。",
+    "binary_file": "这个文件看起来不是文本：其中含有二进制数据。请上传 CSV、TSV、Excel（.xlsx）、Parquet 或 ARFF 文件。",
     "no_header": "文件没有表头行。",
     # (the parser's own detail, from Python's csv module or pandas, stays as it is)
     "bad_header": "无法读取表头行：{detail}。",
     "unparsable": "无法把文件解析为表格：{detail}",
+    # reading Weka's ARFF
+    "arff_too_big": ("这个 ARFF 文件有 {mb:.0f} MB；ARFF 文件逐行读取，上限为 {max_mb:.0f} MB。"
+                     "更大的文件请另存为 CSV（Weka Explorer 中选择 Save，CSV 格式）后上传。"),
+    "arff_too_many_values": ("这个 ARFF 文件的取值超过 {max:,} 个（已读 {rows:,} 行，每行 {columns:,} 个属性），"
+                             "超过 dtree 从 ARFF 读取的上限。"),
+    "arff_unreadable": "无法读取这个 ARFF 文件的第 {line} 行：“{text}”。",
+    "arff_layout": ("无法把第 {line} 行作为 ARFF 文件的一部分读取：“{text}”。ARFF 文件先是 @relation，然后是各 "
+                    "@attribute 行，再是 @data 和每行一个样本；取值之间用逗号分隔，含逗号的取值要加引号。"),
+    "arff_no_data": "没有找到 @data 行：这不是 ARFF 文件，或者是没有样本的 ARFF 文件。",
+    "arff_attribute": "第 {line} 行不是 ARFF 能识别的 @attribute 声明：“{text}”。",
+    "arff_attribute_type": ("第 {line} 行声明了 ARFF 没有的类型：“{text}”。ARFF 的类型有 numeric、integer、real、"
+                            "string、date 和 {{取值列表}}。"),
+    "arff_date": ("第 {line} 行声明了日期属性，dtree 不读取日期属性：“{text}”。请删除它或把它转为数值"
+                  "（Weka 的过滤器都能做到），再重新上传。"),
+    "arff_relational": "第 {line} 行声明了关系属性（每行中嵌套一张表），dtree 不读取这种属性：“{text}”。",
+    "arff_repeated_name": "第 {line} 行再次声明了已有的属性名：“{text}”。",
+    "arff_repeated_value": "名义属性“{name}”把取值“{value}”声明了两次。",
+    "arff_undeclared_value": "第 {line} 行有一个其名义属性没有声明的取值：“{text}”。",
+    "arff_not_a_number": "第 {line} 行在数值属性上有一个不是数的取值：“{text}”。",
+    "arff_field_count": "第 {line} 行的取值个数与声明的属性个数不符：“{text}”。",
+    "arff_weights": "第 {line} 行末尾有花括号中的样本权重，dtree 不读取样本权重：“{text}”。请删除权重后重新上传。",
     # reading a table: notes
     "read_as_excel": "这个文件是 Excel 工作簿（不论文件名如何），已按工作簿读取。",
     "first_sheet": "工作簿有 {n} 个工作表；读取的是第一个：“{name}”。",
     "read_as_text": "按 {encoding} 编码读取为文本，列之间以{delimiter}分隔。",
+    "read_as_arff": ("按 {encoding} 编码读取为 Weka ARFF 文件：关系“{relation}”，{n} 个属性，其中 {nominal} 个名义属性"
+                     "（保留声明的取值及其顺序）；? 表示缺失值。"),
+    "arff_strings": "{n} 个字符串属性（{names}）按文本读取：与 CSV 中的列一样，按其取值推断类型。",
+    "arff_sparse": "{n} 行以稀疏格式书写：按 ARFF 的规定，省略的取值为 0（名义属性则为其声明的第一个取值）。",
     "ragged_rows": "{rows} 行的字段数多于表头的 {fields} 个，已被剔除。",
     "decimal_commas": "{n} 列用小数逗号书写（12,5），已按数值读取。",
     "unnamed_columns": "{n} 列没有列名，已命名为“column N”。",
@@ -244,7 +275,8 @@ TREE_FILE_ZH = {
     "unreadable": "无法读取 {where}；内部错误为：{detail}。",
     "over_limit": "{where}：其{what}为 {value}，超过 dtree 打开的上限 {limit}（可调大 SkopsLimits.{field}）。",
     "bad_attribute": "{where}：其{what}{problem_text}。",
-    "multi_output": "{where} 预测 {n_outputs} 个输出；dtree 的决策树只预测一个。请打开在单个目标上训练的决策树。",
+    "multi_output": ("{where} 预测 {n_outputs} 个输出；dtree 只打开单个输出的 scikit-learn 决策树"
+                     "（多个输出请直接用 dtree 的估计器拟合）。请打开在单个目标上训练的决策树。"),
     "no_nodes": "{where}：其决策树没有结点。",
     "bad_child": "{where}：结点 {node} 的子结点编号为 {child}，不是这棵树的结点（编号应在 1 到 {last} 之间）。",
     "half_leaf": "{where}：结点 {node} 只有一个子结点；一个结点要么有两个子结点，要么没有。",

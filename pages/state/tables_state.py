@@ -50,7 +50,8 @@ def upload_table(data: bytes, filename: str) -> Loaded:
 
 def table_title(table: Loaded) -> str:
     """The dataset's title in the interface language (a built-in one has a
-    Chinese name; an upload keeps its file name)."""
+    Chinese name; an upload keeps its own: an ARFF file's relation, else its
+    file name)."""
     return dataset.table_title(table, lang())
 
 

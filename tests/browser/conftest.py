@@ -381,10 +381,11 @@ def open_app(page, url: str, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
     wait_for_app(page, timeout=timeout)
 
 
-def upload_file(page, data_url: str, path_or_payload, timeout: float = DEFAULT_TIMEOUT_MS) -> None:
+def upload_file(page, data_url: str, path_or_payload, timeout: float = DEFAULT_TIMEOUT_MS,
+                option: str = "Upload a file") -> None:
     """Open the Data page (``data_url``), choose "Upload a file" and give the
     uploader ``path_or_payload``; returns once the app has read it (or
-    refused it).
+    refused it).  ``option``: the source's label in the page's language.
 
     The uploader's own appearance is the signal that the source changed.  A
     click on the source control can land before the control answers (a
@@ -397,7 +398,7 @@ def upload_file(page, data_url: str, path_or_payload, timeout: float = DEFAULT_T
     dropzone = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
     deadline = time.monotonic() + timeout / 1000
     while dropzone.count() == 0:
-        page.get_by_text("Upload a file").click(
+        page.get_by_text(option).click(
             timeout=max(1.0, (deadline - time.monotonic()) * 1000))
         left = (deadline - time.monotonic()) * 1000
         try:

@@ -14,7 +14,8 @@ from playwright.sync_api import sync_playwright
 
 from tests.browser.conftest import (APP_PATH, CHROMIUM, CHROMIUM_ARGS, REPO_ROOT,
                                     choose_option, expect_rerun, open_app, serve,
-                                    wait_for_drawn, wait_for_rerun)
+                                    upload_file, wait_for_drawn, wait_for_rerun)
+from tests.helpers.weka import EXAMPLES
 
 SCREENS = REPO_ROOT / "docs" / "screens"
 #: A choice made by hand at Iris's root (petal width at 0.35, not the
@@ -59,6 +60,9 @@ VIEWS = [
     ("grow-manual-after", f"/?data=iris&step=1&{IRIS_BY_HAND}"),
     ("grow-manual-after-normal", f"/?data=iris&step=3&present=false&{IRIS_BY_HAND}"),
 ]
+#: (name, file): the Data page once the file is uploaded, in both languages.
+UPLOADS = [("data-arff-weather", EXAMPLES / "weather.nominal.arff")]
+UPLOAD_OPTION = {"en": "Upload a file", "zh": "上传文件"}
 
 #: Views whose picture is taken scrolled to an element (a selector), below
 #: the trees.
@@ -97,20 +101,27 @@ ACTIONS = {"grow-manual-chooser": open_chooser,
            "grow-manual-after-normal": lambda page: scroll(page, 330)}
 
 
-def take(views=VIEWS, languages=("en", "zh"), out: Path = SCREENS) -> list[Path]:
+def take(views=VIEWS, languages=("en", "zh"), out: Path = SCREENS,
+         uploads=UPLOADS) -> list[Path]:
     """Screenshots of ``views`` in ``languages``; returns the files written."""
     out.mkdir(parents=True, exist_ok=True)
     written = []
     with serve(APP_PATH, "screens.log") as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            for name, path, *only in views:
+            shots = [(name, path, None, *only) for name, path, *only in views] + \
+                [(name, "/data", file, *only) for name, file, *only in uploads if file.is_file()]
+            for name, path, file, *only in shots:
                 for lang in (only[0] if only else languages):
                     page = browser.new_context(viewport={"width": 1280, "height": 720}
                                                ).new_page()
                     sep = "&" if "?" in path else "?"
                     present = "" if "present=" in path else "present=true&"
-                    open_app(page, f"{url}{path}{sep}{present}lang={lang}")
+                    if file is None:
+                        open_app(page, f"{url}{path}{sep}{present}lang={lang}")
+                    else:  # (Weka's examples: apt-get install weka)
+                        upload_file(page, f"{url}{path}{sep}{present}lang={lang}", str(file),
+                                    option=UPLOAD_OPTION[lang])
                     wait_for_drawn(page)
                     if name in SCROLL_TO:
                         page.locator(SCROLL_TO[name]).scroll_into_view_if_needed()
@@ -132,4 +143,5 @@ def take(views=VIEWS, languages=("en", "zh"), out: Path = SCREENS) -> list[Path]
 
 if __name__ == "__main__":
     wanted = set(sys.argv[1:])
-    take([v for v in VIEWS if not wanted or v[0] in wanted])
+    take([v for v in VIEWS if not wanted or v[0] in wanted],
+         uploads=[u for u in UPLOADS if not wanted or u[0] in wanted])

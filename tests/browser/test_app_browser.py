@@ -112,8 +112,13 @@ def test_an_upload_shows_its_own_target_and_features(page, app_url, tmp_path):
     wait_for_app(page)
     # (the select shows its value in its combobox input)
     assert page.locator(".st-key-target input").input_value() == "label"
-    checked = page.locator(".st-key-feature_mode input[type=radio]:checked")
+    # "all other columns" is chosen and counts the upload's features (Iris has
+    # four): b alone, for a (0 to 39, a new value in every row) is an
+    # identifier, which the page names as left out
+    checked = page.locator(".st-key-feature_mode label:has(input[type=radio]:checked)")
     assert checked.count() == 1
+    assert checked.inner_text().strip() == "all other columns (1)"
+    assert page.get_by_text("Left out: “a”").count() == 1
     assert page.locator(EXCEPTION).count() == 0
 
 

@@ -325,7 +325,7 @@ def _brute_force_subset_mse(codes, y, k):
 def test_cart_missing_values_match_sklearn():
     from sklearn.tree import DecisionTreeClassifier as SkTree
 
-    from tests.helpers.treecompare import compare_trees
+    from tests.helpers.sklearn_match import assert_matches_sklearn
 
     for seed in range(4):
         rng = np.random.default_rng(seed)
@@ -337,11 +337,8 @@ def test_cart_missing_values_match_sklearn():
                        {"max_leaf_nodes": 12}):
             ours = DecisionTreeClassifier(**params).fit(X, y)
             theirs = SkTree(random_state=0, **params).fit(X, y)
-            if compare_trees(ours.tree_, theirs.tree_) == 0:
-                internal = ~ours.tree_.is_leaf()
-                np.testing.assert_array_equal(ours.tree_.missing_go_to_left[internal],
-                                              theirs.tree_.missing_go_to_left[internal])
-                np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+            # missing sides, predictions and ids included
+            assert_matches_sklearn(ours, theirs, X, y)
 
 
 def test_multiway_tree_refuses_binary_view_and_exports(loan):

@@ -20,7 +20,8 @@ from sklearn.tree import DecisionTreeRegressor as SkRegressor
 from dtree import (CodedError, DecisionTreeClassifier, DecisionTreeRegressor, error_based_prune,
                    pruning_path, pruning_sequence)
 from tests.helpers.forced_cases import BAD, FRAME, TARGET
-from tests.helpers.treecompare import compare_trees
+from tests.helpers.sklearn_match import sklearn_regions
+from tests.helpers.treecompare import with_our_ties
 
 GROWTHS = ("depth_first", "best_first", "breadth_first")
 CLF_CRITERIA = ("gini", "entropy", "log_loss")
@@ -33,10 +34,9 @@ REG_CRITERIA = ("squared_error", "friedman_mse", "poisson", "absolute_error")
 
 class Sub:
     """The subtree of a binary tree below ``root``, renumbered in pre-order,
-    with the arrays compare_trees reads; a classifier's values are spread
-    over ``classes`` (scikit-learn fitted on a region knows only its own)."""
+    with the arrays the tree comparison reads."""
 
-    def __init__(self, t, root, classes=None, all_classes=None):
+    def __init__(self, t, root):
         order, stack = [], [root]
         left, right = t.children_left, t.children_right
         while stack:
@@ -50,12 +50,7 @@ class Sub:
         for name in ("feature", "threshold", "impurity", "n_node_samples",
                      "weighted_n_node_samples"):
             setattr(self, name, np.asarray(getattr(t, name))[order])
-        value = np.asarray(t.value)[order]
-        if classes is not None:
-            spread = np.zeros(value.shape[:2] + (len(all_classes),))
-            spread[:, :, np.searchsorted(all_classes, classes)] = value
-            value = spread
-        self.value = value
+        self.value = np.asarray(t.value)[order]
 
 
 def tie_free(seed, n, n_features):
@@ -176,11 +171,13 @@ def test_every_open_region_grows_as_sklearn_grows_it_alone(data, classify, n, n_
                 continue
             sk = theirs(max_depth=None if max_depth is None else max_depth - depth,
                         random_state=0, **params).fit(X[rows], y[rows])
-            if classify:
-                theirs_sub = Sub(sk.tree_, 0, sk.classes_, est.classes_)
-            else:
-                theirs_sub = Sub(sk.tree_, 0)
-            compare_trees(Sub(t, kid), theirs_sub, rtol=1e-7, atol=1e-9)
+            # every node, exact ties broken as dtree breaks them
+            cols = np.searchsorted(est.classes_, sk.classes_) if classify else None
+            with_our_ties(Sub(t, kid), sk.tree_, X[rows],
+                          sklearn_regions(sk, X[rows], y[rows],
+                                          classes=est.classes_ if classify else None),
+                          rtol=1e-7, atol=1e-9,
+                          classes_at=cols)
     assert_replay(est)
 
 

@@ -20,6 +20,7 @@ from dtree import DecisionTreeClassifier, DecisionTreeRegressor
 from tests.helpers.oracle import (binary_entropy, class_counts, class_impurity,
                           reg_impurity, valid_cuts)
 from tests.engine.test_properties import cases
+from tests.helpers.sklearn_match import assert_matches_sklearn, sklearn_reference
 from tests.helpers.treecompare import assert_same_ids, compare_trees
 
 # --------------------------------------------------------------------------
@@ -152,10 +153,8 @@ def check_prefix_against_sklearn(est, X, y, k_max, sample_weight=None, **params)
         sk = SkClassifier(max_leaf_nodes=k + 1, random_state=0, **params).fit(
             X, y, sample_weight=sample_weight)
         sub = est.tree_at(k)
-        ties = compare_trees(sub, sk.tree_)
-        compare_trees(sk.tree_, sub)
-        if ties == 0:
-            assert_same_ids(sub, sk.tree_)
+        ref, _ = sklearn_reference(sub, sk, X, y, sample_weight)  # ties broken as dtree's
+        assert_same_ids(sub, ref)
         checked += 1
     return checked
 
@@ -261,13 +260,7 @@ def test_depth_first_equals_sklearn_and_is_preorder(params, weighted):
     nodes = [s.node for s in est.steps_]
     assert nodes == sorted(nodes) and nodes == list(internal_of(t))
     sk = SkClassifier(random_state=0, **params).fit(X, y, sample_weight=w)
-    ties = compare_trees(t, sk.tree_)
-    compare_trees(sk.tree_, t)
-    if ties == 0:
-        assert_same_ids(t, sk.tree_)
-        np.testing.assert_allclose(est.feature_importances_, sk.feature_importances_,
-                                   rtol=1e-7, atol=1e-12)
-        np.testing.assert_array_equal(est.predict(X), sk.predict(X))
+    assert_matches_sklearn(est, sk, X, y, w)  # every node and id, ties broken as dtree's
 
 
 @pytest.mark.parametrize("criterion", ["squared_error", "absolute_error", "poisson"])
@@ -278,10 +271,7 @@ def test_depth_first_regressor_equals_sklearn(criterion):
     params = dict(criterion=criterion, max_depth=6 if criterion == "absolute_error" else None)
     est = DecisionTreeRegressor(**params).fit(X, y)
     sk = SkRegressor(random_state=0, **params).fit(X, y)
-    ties = compare_trees(est.tree_, sk.tree_, rtol=1e-7)
-    compare_trees(sk.tree_, est.tree_, rtol=1e-7)
-    if ties == 0:
-        assert_same_ids(est.tree_, sk.tree_)
+    assert_matches_sklearn(est, sk, X, y)  # every node and id, ties broken as dtree's
 
 
 @pytest.mark.parametrize("leaves", [2, 3, 4, 7, 12, 20])

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from sklearn.tree import DecisionTreeRegressor as SkRegressor
 
 from dtree import DecisionTreeRegressor, _jit, _median
-from tests.helpers.treecompare import compare_trees
+from tests.helpers.sklearn_match import assert_matches_sklearn
 from tests.helpers.installed import require
 
 segments = st.lists(st.integers(0, 40), min_size=1, max_size=6)
@@ -84,12 +84,11 @@ def test_absolute_error_tree_is_scikit_learns_on_either_path(compiled, monkeypat
     rng = np.random.default_rng(7)
     X = rng.normal(size=(600, 4)).astype(np.float32)
     y = X[:, 0] * 2 + rng.normal(size=600)
-    ours = DecisionTreeRegressor(criterion="absolute_error", max_depth=6).fit(X, y).tree_
-    sk = SkRegressor(criterion="absolute_error", max_depth=6, random_state=0).fit(X, y).tree_
+    ours = DecisionTreeRegressor(criterion="absolute_error", max_depth=6).fit(X, y)
+    sk = SkRegressor(criterion="absolute_error", max_depth=6, random_state=0).fit(X, y)
     # small nodes of absolute error often tie exactly (splitting off one end
-    # row); compare_trees accepts a different choice only on an exact tie
-    compare_trees(ours, sk)
-    compare_trees(sk, ours)
+    # row): the reference breaks those ties as dtree does
+    assert_matches_sklearn(ours, sk, X, y)
 
 
 def test_small_searches_do_not_load_numba(monkeypatch):

@@ -1,9 +1,10 @@
 """scikit-learn is the oracle: dtree's trees must match its trees node for node.
 
-Data are cast to float32 first, as scikit-learn does.  compare_trees walks both
-trees from the root and tolerates only exact ties (two splits with the same
-impurity decrease), because scikit-learn visits features in a random order.
-Where a configuration produces no tie, node ids must be identical too.
+Data are cast to float32 first, as scikit-learn does.  Every node is checked:
+where scikit-learn's random feature order breaks an exact tie (two splits with
+the same impurity decrease) otherwise than dtree, the reference keeps dtree's
+split and regrows its children with scikit-learn (helpers/sklearn_match.py),
+so node ids, predictions and importances are checked in every setup.
 """
 
 import numpy as np
@@ -14,7 +15,8 @@ from sklearn.tree import DecisionTreeRegressor as SkRegressor
 
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor
 
-from tests.helpers.treecompare import assert_same_ids, compare_trees
+from tests.helpers.sklearn_match import assert_matches_sklearn
+from tests.helpers.treecompare import compare_trees
 
 PRE_PRUNING = [
     {},
@@ -43,30 +45,13 @@ def _regression_data(seed=0, n=400):
     return X, y
 
 
-def _check(ours, theirs, X):
-    ties = compare_trees(ours.tree_, theirs.tree_, rtol=1e-7, atol=1e-9)
-    if ties == 0:
-        assert_same_ids(ours.tree_, theirs.tree_)
-        np.testing.assert_allclose(ours.feature_importances_, theirs.feature_importances_,
-                                   rtol=1e-7, atol=1e-12)
-        np.testing.assert_array_equal(ours.apply(X), theirs.apply(X))
-        if isinstance(ours, DecisionTreeClassifier):
-            np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
-        else:
-            np.testing.assert_allclose(ours.predict(X), theirs.predict(X), rtol=1e-12)
-        assert ours.get_depth() == theirs.get_depth()
-        assert ours.get_n_leaves() == theirs.get_n_leaves()
-    return ties
-
-
 @pytest.mark.parametrize("criterion", ["gini", "entropy", "log_loss"])
 @pytest.mark.parametrize("params", PRE_PRUNING, ids=str)
 def test_classifier_matches_sklearn(criterion, params):
     X, y = _classification_data()
     ours = DecisionTreeClassifier(criterion=criterion, **params).fit(X, y)
     theirs = SkClassifier(criterion=criterion, random_state=0, **params).fit(X, y)
-    if _check(ours, theirs, X) == 0:
-        np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), rtol=1e-12)
+    assert_matches_sklearn(ours, theirs, X, y)
 
 
 @pytest.mark.parametrize("criterion", ["squared_error", "friedman_mse", "absolute_error", "poisson"])
@@ -79,7 +64,7 @@ def test_regressor_matches_sklearn(criterion, params):
     n = 150 if criterion == "absolute_error" else len(y)
     ours = DecisionTreeRegressor(criterion=criterion, **params).fit(X[:n], y[:n])
     theirs = SkRegressor(criterion=criterion, random_state=0, **params).fit(X[:n], y[:n])
-    _check(ours, theirs, X[:n])
+    assert_matches_sklearn(ours, theirs, X[:n], y[:n])
 
 
 @pytest.mark.parametrize("growth_params", [{"max_leaf_nodes": 2}, {"max_leaf_nodes": 7},
@@ -89,7 +74,7 @@ def test_best_first_ids_follow_creation_order(growth_params):
     ours = DecisionTreeClassifier(**growth_params).fit(X, y)
     theirs = SkClassifier(random_state=0, **growth_params).fit(X, y)
     assert ours.growth_ == "best_first"
-    assert _check(ours, theirs, X) == 0
+    assert assert_matches_sklearn(ours, theirs, X, y) == 0
 
 
 @pytest.mark.parametrize("weights", ["integer", "fractional"])
@@ -101,7 +86,7 @@ def test_sample_weight(weights, params):
     w = rng.integers(0, 4, len(y)).astype(float) if weights == "integer" else rng.uniform(0.1, 3, len(y))
     ours = DecisionTreeClassifier(**params).fit(X, y, sample_weight=w)
     theirs = SkClassifier(random_state=0, **params).fit(X, y, sample_weight=w)
-    _check(ours, theirs, X)
+    assert_matches_sklearn(ours, theirs, X, y, w)
     if weights == "integer":  # zero-weight rows are not node samples
         assert ours.tree_.n_node_samples[0] == np.count_nonzero(w)
 
@@ -111,7 +96,7 @@ def test_sample_weight_regression():
     w = np.random.default_rng(2).integers(1, 5, len(y)).astype(float)
     ours = DecisionTreeRegressor(max_depth=5).fit(X, y, sample_weight=w)
     theirs = SkRegressor(max_depth=5, random_state=0).fit(X, y, sample_weight=w)
-    _check(ours, theirs, X)
+    assert_matches_sklearn(ours, theirs, X, y, w)
 
 
 @pytest.mark.parametrize("class_weight", ["balanced", {0: 1, 1: 3, 2: 2}])
@@ -120,7 +105,7 @@ def test_class_weight(class_weight, params):
     X, y = _classification_data(seed=4)
     ours = DecisionTreeClassifier(class_weight=class_weight, **params).fit(X, y)
     theirs = SkClassifier(class_weight=class_weight, random_state=0, **params).fit(X, y)
-    _check(ours, theirs, X)
+    assert_matches_sklearn(ours, theirs, X, y)
 
 
 @pytest.mark.parametrize("loader", [load_iris, load_wine])
@@ -130,7 +115,7 @@ def test_real_datasets(loader, criterion):
     X = X.astype(np.float32)
     ours = DecisionTreeClassifier(criterion=criterion).fit(X, y)
     theirs = SkClassifier(criterion=criterion, random_state=0).fit(X, y)
-    _check(ours, theirs, X)
+    assert_matches_sklearn(ours, theirs, X, y)
     assert ours.score(X, y) == theirs.score(X, y) == 1.0
 
 
@@ -140,7 +125,7 @@ def test_diabetes_regression():
     for params in ({"max_depth": 4}, {"min_samples_leaf": 10}, {"max_leaf_nodes": 20}):
         ours = DecisionTreeRegressor(**params).fit(X, y)
         theirs = SkRegressor(random_state=0, **params).fit(X, y)
-        _check(ours, theirs, X)
+        assert_matches_sklearn(ours, theirs, X, y)
         np.testing.assert_allclose(ours.score(X, y), theirs.score(X, y), rtol=1e-12)
 
 
@@ -161,7 +146,7 @@ def test_predict_on_unseen_data_matches():
     X, y = _classification_data(seed=6, n=800)
     ours = DecisionTreeClassifier(max_depth=6, min_samples_leaf=10).fit(X[:500], y[:500])
     theirs = SkClassifier(max_depth=6, min_samples_leaf=10, random_state=0).fit(X[:500], y[:500])
-    assert _check(ours, theirs, X[:500]) == 0
+    assert assert_matches_sklearn(ours, theirs, X[:500], y[:500]) == 0
     np.testing.assert_array_equal(ours.predict(X[500:]), theirs.predict(X[500:]))
     np.testing.assert_array_equal(ours.decision_path(X[500:]),
                                   theirs.decision_path(X[500:]).toarray().astype(bool))
@@ -174,7 +159,7 @@ def test_string_labels_and_dataframe():
     frame = pd.DataFrame(X, columns=[f"col {i}" for i in range(X.shape[1])])
     ours = DecisionTreeClassifier(max_depth=4).fit(frame, names)
     theirs = SkClassifier(max_depth=4, random_state=0).fit(frame, names)
-    _check(ours, theirs, frame)
+    assert_matches_sklearn(ours, theirs, frame, names)
     np.testing.assert_array_equal(ours.classes_, theirs.classes_)
     np.testing.assert_array_equal(ours.feature_names_in_, theirs.feature_names_in_)
     assert ours.steps_[0].feature_name == frame.columns[ours.steps_[0].feature]

@@ -20,6 +20,7 @@ from sklearn.tree import DecisionTreeRegressor as SkRegressor
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor
 from dtree.views import compare, viz
 from dtree.tables.io import load_builtin
+from tests.helpers.installed import require
 
 
 # -- data ---------------------------------------------------------------------------
@@ -204,14 +205,14 @@ def test_highlight_dot_adds_a_border_that_graphviz_draws():
     assert out.rstrip().endswith("}")
     assert re.search(r'^2 \[color="#CC79A7", penwidth=7\] ;$', out, flags=re.M)
     assert compare.highlight_dot(dot, 99) == dot  # no such node: unchanged
-    if shutil.which("dot"):
-        svg = subprocess.run(["dot", "-Tsvg"], input=out.encode(), capture_output=True,
-                             check=True).stdout.decode()
-        node2 = svg[svg.index("<title>2</title>"):]
-        node2 = node2[:node2.index("</g>")]
-        assert 'stroke="#cc79a7"' in node2.lower() and 'stroke-width="7"' in node2
-        # only one node of the drawing is outlined that way
-        assert svg.lower().count('stroke="#cc79a7"') == 1
+    require(shutil.which("dot") is not None, "Graphviz's dot")
+    svg = subprocess.run(["dot", "-Tsvg"], input=out.encode(), capture_output=True,
+                         check=True).stdout.decode()
+    node2 = svg[svg.index("<title>2</title>"):]
+    node2 = node2[:node2.index("</g>")]
+    assert 'stroke="#cc79a7"' in node2.lower() and 'stroke-width="7"' in node2
+    # only one node of the drawing is outlined that way
+    assert svg.lower().count('stroke="#cc79a7"') == 1
 
 
 # -- score curves ---------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from dtree import DecisionTreeClassifier
 from dtree.views import vocabulary
 from dtree.views.prediction import explain_prediction
 from dtree.views.viz import ON_PATH, PATH_WIDTH, drawn_dot, edge_width_legend, step_dot
+from tests.helpers.installed import require
 
 _EDGE = re.compile(r"^(\d+) -> (\d+)(?: \[(.*)\])? ;$", re.M)
 
@@ -73,11 +74,10 @@ def test_path_stays_coloured_over_the_widths(iris):
             assert ON_PATH not in attrs and attrs == before[e]
     # the root's labels survive the path's edits
     assert re.search(r'label="(True|False)"', after[(0, 1)])
-    if shutil.which("dot"):
-        out = subprocess.run(["dot", "-Tsvg"], input=dot.encode(), capture_output=True,
-                             timeout=60)
-        assert out.returncode == 0, out.stderr.decode()
-        assert ON_PATH.lower() in out.stdout.decode().lower()
+    require(shutil.which("dot") is not None, "Graphviz's dot")
+    out = subprocess.run(["dot", "-Tsvg"], input=dot.encode(), capture_output=True, timeout=60)
+    assert out.returncode == 0, out.stderr.decode()
+    assert ON_PATH.lower() in out.stdout.decode().lower()
 
 
 def test_path_over_a_wider_edge_keeps_its_width():

@@ -14,7 +14,7 @@ from sklearn.tree import DecisionTreeClassifier as SkClassifier
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor
 from dtree.views import learn
 from dtree.views.orders import root_paths
-from tests.helpers.treecompare import compare_trees
+from tests.helpers.sklearn_match import assert_matches_sklearn
 
 SETTINGS = settings(max_examples=30, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -331,7 +331,7 @@ def test_scaling_on_iris_same_partitions_thresholds_move(iris):
     # the standardised tree is scikit-learn's on the same z-scores
     Xz, _, _ = learn.standardise(X, range(4))
     sk = SkClassifier(max_depth=4, random_state=0).fit(Xz.to_numpy(), y)
-    compare_trees(report.model_z.tree_, sk.tree_)
+    assert_matches_sklearn(report.model_z, sk, Xz.to_numpy(), y)
 
 
 def test_scaling_with_missing_values_and_categories():

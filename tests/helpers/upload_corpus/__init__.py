@@ -157,6 +157,84 @@ def fake_excel():
     return b"x,label\n1,a\n"
 
 
+# -- Weka's ARFF ---------------------------------------------------------------------
+
+def _arff_rows(n=40):
+    rng = _rng()
+    x = rng.normal(size=n).round(2)
+    colour = rng.choice(["red", "green", "?"], n)
+    label = np.where(x > 0, "yes", "no")
+    return [f"{a},{c},{y}" for a, c, y in zip(x, colour, label)]
+
+
+def arff_weather():
+    """Nominal values declared in an order that is not sorted, ? for missing."""
+    return ("% a small table\n@relation 'weather, hostile: <b>x</b> $y$'\n"
+            "@attribute x numeric\n@attribute colour {red,green,blue}\n"
+            "@attribute play {yes,no}\n@data\n" + "\n".join(_arff_rows()) + "\n").encode()
+
+
+def arff_hostile():
+    """Hostile names and values, quoted and escaped as ARFF writes them; the
+    class (last) is nominal too."""
+    names = ["'" + h.replace("\\", "\\\\").replace("'", "\\'") + "'" for h in HOSTILE]
+    head = "@relation '<script>alert(1)</script>'\n" + f"@attribute {names[-1]} numeric\n" \
+        + "".join(f"@attribute {n} {{{', '.join(names[:3])}}}\n" for n in names[:-1])
+    rows = [f"{i}," + ",".join(names[(i * (j + 1) // 3) % 3] for j in range(len(names) - 1))
+            for i in range(30)]
+    return (head + "@data\n" + "\n".join(rows) + "\n").encode()
+
+
+def arff_gbk():
+    """Chinese names and values, saved as GBK."""
+    text = ("@relation 贷款\n@attribute 年龄 {青年,中年,老年}\n@attribute 有工作 {是,否}\n"
+            "@attribute 类别 {是,否}\n@data\n" + "\n".join(
+                f"{['青年', '中年', '老年'][i % 3]},{'是否'[i % 2]},{'是否'[(i // 2) % 2]}"
+                for i in range(15)) + "\n")
+    return text.encode("gbk")
+
+
+def arff_sparse():
+    head = "@relation sparse\n" + "".join(f"@attribute w{i} numeric\n" for i in range(30))
+    rows = [f"{{{i % 30} {i % 5 + 1}, 30 {'ab'[i % 2]}}}" for i in range(40)]
+    return (head + "@attribute class {a,b}\n@data\n" + "\n".join(rows) + "\n").encode()
+
+
+def arff_strings():
+    """A string attribute (free text) beside numbers."""
+    rows = [f"'note {i}: it\\'s {i % 4}',{i % 7},{'ab'[i % 2]}" for i in range(30)]
+    return ("@relation notes\n@attribute note string\n@attribute n numeric\n"
+            "@attribute class {a,b}\n@data\n" + "\n".join(rows) + "\n").encode()
+
+
+def arff_date():
+    return (b"@relation d\n@attribute when date 'yyyy-MM-dd'\n@attribute c {a,b}\n@data\n"
+            b"'2020-01-01',a\n")
+
+
+def arff_undeclared():
+    return ("@relation u\n@attribute x numeric\n@attribute colour {red,green}\n"
+            "@attribute c {a,b}\n@data\n1,red,a\n2,purple,b\n").encode()
+
+
+def arff_truncated():
+    """Cut in the middle of a quoted value."""
+    return arff_weather()[:-40] + b"'unclosed"
+
+
+def arff_no_data():
+    return b"@relation r\n@attribute x numeric\n@attribute c {a,b}\n"
+
+
+def arff_binary():
+    return b"@relation r\n@attribute x numeric\n@data\n" + bytes(range(256)) * 16
+
+
+def arff_latin1():
+    return ("@relation villes\n@attribute ville {Genève,Zürich,Sète}\n@attribute pluie {oui,non}\n"
+            "@data\nGenève,oui\nZürich,non\nSète,oui\nGenève,non\n").encode("latin-1")
+
+
 CORPUS = {
     "empty.csv": empty,
     "garbage.csv": garbage,
@@ -183,10 +261,23 @@ CORPUS = {
     "table.xlsx": excel,
     "table.parquet": parquet,
     "not_really.xlsx": fake_excel,
+    "weather.arff": arff_weather,
+    "hostile.arff": arff_hostile,
+    "gbk.arff": arff_gbk,
+    "latin1.arff": arff_latin1,
+    "sparse.arff": arff_sparse,
+    "strings.arff": arff_strings,
+    "date.arff": arff_date,
+    "undeclared.arff": arff_undeclared,
+    "truncated.arff": arff_truncated,
+    "no_data.arff": arff_no_data,
+    "binary.arff": arff_binary,
 }
 
 #: What reading each file gives: "error" (refused with a message) or "ok".
 EXPECT = {
     "empty.csv": "error", "garbage.csv": "error", "image.csv": "error",
     "archive.csv": "error", "not_really.xlsx": "error",
+    "date.arff": "error", "undeclared.arff": "error", "truncated.arff": "error",
+    "no_data.arff": "error", "binary.arff": "error",
 }
