@@ -9,7 +9,7 @@ from dtree.views import fitting, narration, viz
 from dtree.views.links import md
 from pages.panels.sidebar import hist_notice, sidebar_controls
 from pages.panels.stepping import step_buttons
-from pages.runtime.caches import fitted, prepared
+from pages.runtime.caches import prepared
 from pages.runtime.fits import step_dot
 from pages.state.parameters import chosen_parameters, criterion_name, growth_name
 from pages.state.session import keys_legend, lang, presenting, require_frame, said, tr
@@ -18,7 +18,7 @@ from pages.state.tables_state import current_setup, current_table, table_title
 from pages.state import imported
 from pages.state.url_state import write_view_to_url
 from pages.panels.grow_panels import panels_view
-from pages.panels import tree_view, vote_panel
+from pages.panels import manual_panel, tree_view, vote_panel
 from pages.state import room_stage
 from pages.state.room_session import push_view
 from pages.runtime.prefetch import prefetch_for_this_session
@@ -62,7 +62,7 @@ if opened is not None:
     if not presenting():  # (presenter mode has no sidebar; the title says scikit-learn)
         st.info(text(narration.TEXTS, "imported", lang()), icon=":material/info:")
 else:
-    fit, error = fitted(table, setup, prep, preset, criterion, params)
+    fit, error = manual_panel.fitted_by_hand(table, setup, prep, preset, criterion, params)
 if error:
     st.title(tr("Grow", "生长"))
     st.error(tr(f"The tree could not be grown: {md(error)}",
@@ -196,6 +196,7 @@ def step_bar(step, compact=False):
                 on_click=toggle_play, disabled=n_steps == 0, shortcut="P")
     tree_view.view_buttons(bar, compact)
     vote_panel.vote_button(bar, compact, fit, step, n_steps)
+    manual_panel.manual_button(bar, compact, fit, step)
     names = {v: tr(v, SPEEDS_ZH[v]) for v in SPEEDS}
     if compact:  # just the interval
         names = {v: tr(f"every {t:g} s", f"每 {t:g} 秒") for v, t in SPEEDS.items()}

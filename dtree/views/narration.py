@@ -129,7 +129,24 @@ def step_sentence(model, step: int, lang: str = "en") -> str:
     return t(lang, f"**Step {step} of {n_steps}:** node #{s.node} was split on "
                     f"{phrase} ({sizes}; {value}).",
               f"**第 {step} 步（共 {n_steps} 步）：** 结点 #{s.node} 按 "
-              f"{phrase} 划分（{sizes}；{value}）。")
+              f"{phrase} 划分（{sizes}；{value}）。") + forced_clause(s, lang)
+
+
+def forced_clause(s, lang: str = "en") -> str:
+    """For a split fixed by hand (``forced_splits``): its gain against the
+    gain of the algorithm's own choice at that node ("" for other steps)."""
+    if not getattr(s, "forced", False):
+        return ""
+    best = s.best_gain
+    if best != best:  # NaN: the algorithm had no split there
+        return t(lang, " **Fixed by hand**; the algorithm would not split this node.",
+                 " **手动固定**；算法不会划分这个结点。")
+    if s.gain >= best - 1e-12:
+        return t(lang, f" **Fixed by hand**, as good as the algorithm's choice (gain {best:.3f}).",
+                 f" **手动固定**，与算法的选择一样好（增益 {best:.3f}）。")
+    return t(lang, f" **Chosen by hand:** gain {s.gain:.3f}; the algorithm's choice here "
+                   f"had gain {best:.3f}.",
+             f" **手动选择：** 增益 {s.gain:.3f}；算法在此结点的选择增益为 {best:.3f}。")
 
 
 def colour_legend(best_first: bool, lang: str = "en") -> str:

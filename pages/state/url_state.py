@@ -10,7 +10,7 @@ import streamlit as st
 from dtree.tables.io import BUILTIN, find_builtin
 from dtree.tables.prepare import CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA
 from dtree import MAX_RESAMPLES, RESAMPLE_METHODS
-from dtree.views import links
+from dtree.views import links, manual
 from dtree.views.comparetext import MODES, RESAMPLE_CHARTS
 from dtree.tables.choices import GROWTH
 from pages.state.session import lang
@@ -57,6 +57,9 @@ URL_STATE = {
     "cmp_rseed": _number(int, 0, 2**31 - 1), "cmp_rchart": _one_of(*RESAMPLE_CHARTS),
     # what the Grow page shows
     "inspect": _number(int, 0, 10**9, none=True), "panel": _text,
+    # the splits chosen by hand on the Grow page (forced_splits as compact
+    # JSON; the engine checks them against the data when it fits)
+    "forced": manual.read_spec_text,
 }
 #: Keys whose widget reads "no limit" as None (written as "none").
 _NONE_KEYS = {"max_depth", "max_leaf_nodes", "inspect"}

@@ -12,11 +12,15 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-from tests.browser.conftest import (APP_PATH, CHROMIUM, CHROMIUM_ARGS, REPO_ROOT, open_app,
-                                    serve, upload_file, wait_for_drawn)
+from tests.browser.conftest import (APP_PATH, CHROMIUM, CHROMIUM_ARGS, REPO_ROOT,
+                                    choose_option, expect_rerun, open_app, serve,
+                                    upload_file, wait_for_drawn, wait_for_rerun)
 from tests.helpers.weka import EXAMPLES
 
 SCREENS = REPO_ROOT / "docs" / "screens"
+#: A choice made by hand at Iris's root (petal width at 0.35, not the
+#: algorithm's petal length at 2.45), as a link.
+IRIS_BY_HAND = "forced=%7B%22feature%22%3A%22petal+width+%28cm%29%22%2C%22threshold%22%3A0.35%7D"
 #: (name, path[, languages]): each taken in both languages unless it says,
 #: as NAME-LANG-1280x720.png; in presenter mode unless the path says
 #: ``present=``.
@@ -50,6 +54,11 @@ VIEWS = [
     # greedy against lookahead on the XOR table, in presenter mode and not
     ("learn-lookahead", "/learn?learn_part=lookahead&look_data=xor"),
     ("learn-lookahead-normal", "/learn?learn_part=lookahead&look_data=xor&present=false"),
+    # manual mode: the chooser open at the root, and the tree after the choice
+    ("grow-manual-chooser", "/?data=iris&step=0"),
+    ("grow-manual-chooser-normal", "/?data=iris&step=0&present=false"),
+    ("grow-manual-after", f"/?data=iris&step=1&{IRIS_BY_HAND}"),
+    ("grow-manual-after-normal", f"/?data=iris&step=3&present=false&{IRIS_BY_HAND}"),
 ]
 #: (name, file): the Data page once the file is uploaded, in both languages.
 UPLOADS = [("data-arff-weather", EXAMPLES / "weather.nominal.arff")]
@@ -58,6 +67,38 @@ UPLOAD_OPTION = {"en": "Upload a file", "zh": "上传文件"}
 #: Views whose picture is taken scrolled to an element (a selector), below
 #: the trees.
 SCROLL_TO = {"compare-resamples-charts": ".st-key-cmp_rchart"}
+
+
+def scroll(page, pixels: int) -> None:
+    """Scroll the page's main area down by ``pixels``."""
+    page.evaluate("(n) => { document.querySelector('[data-testid=\"stMain\"]').scrollTop += n; }",
+                  pixels)
+
+
+def open_chooser(page, down: int = 0) -> None:
+    """The Grow page's Choose-the-split popover, with petal width at 0.35,
+    the page then scrolled ``down`` so that all of it is in the window (its
+    opening reruns the page, which scrolls back to the top)."""
+    expect_rerun(page)
+    page.locator(".st-key-manual button").first.click()
+    wait_for_rerun(page)
+    page.locator(".st-key-manual_box").wait_for(state="visible")
+    expect_rerun(page)
+    choose_option(page, page.locator(".st-key-manual_feature [role='combobox']"),
+                  "petal width (cm)")
+    wait_for_rerun(page)  # (the threshold list is the new feature's)
+    wait_for_drawn(page)
+    choose_option(page, page.locator(".st-key-manual_split [role='combobox']"),
+                  "≤ 0.35 | > 0.35")
+    if down:
+        wait_for_drawn(page)
+        scroll(page, down)
+
+
+#: What is done on a view before its picture, by name.
+ACTIONS = {"grow-manual-chooser": open_chooser,
+           "grow-manual-chooser-normal": lambda page: open_chooser(page, down=300),
+           "grow-manual-after-normal": lambda page: scroll(page, 330)}
 
 
 def take(views=VIEWS, languages=("en", "zh"), out: Path = SCREENS,
@@ -86,6 +127,9 @@ def take(views=VIEWS, languages=("en", "zh"), out: Path = SCREENS,
                         page.locator(SCROLL_TO[name]).scroll_into_view_if_needed()
                         page.evaluate("() => document.querySelector("
                                       f"{SCROLL_TO[name]!r}).scrollIntoView()")
+                        wait_for_drawn(page)
+                    if name in ACTIONS:
+                        ACTIONS[name](page)
                         wait_for_drawn(page)
                     target = out / f"{name}-{lang}-1280x720.png"
                     page.screenshot(path=str(target))
