@@ -33,11 +33,12 @@ MAX_VOTER_CHARS = 64
 #: A feature name, a range label or a ranking's feature: at most this long.
 MAX_LABEL_CHARS = 200
 #: The presenter's view: at most this many keys, values per key, characters
-#: per key or value, and characters in all.
+#: per key or value (a link's splits chosen by hand take up to 20,000), and
+#: characters in all.
 MAX_VIEW_KEYS = 64
 MAX_VIEW_VALUES = 64
-MAX_VIEW_TEXT = 2_000
-MAX_VIEW_CHARS = 16_000
+MAX_VIEW_TEXT = 20_000
+MAX_VIEW_CHARS = 40_000
 
 
 @dataclass(frozen=True)

@@ -101,11 +101,14 @@ def push_view(page: str) -> None:
     view["stage"] = [digest.hexdigest()]
     if view == st.session_state.get("_room_pushed"):
         return
+    st.session_state["_room_pushed"] = view  # (tried once, whatever the answer)
     try:
         store().set_view(host["code"], host["secret"], view, stage)
-        st.session_state["_room_pushed"] = view
-    except RoomError:  # the room expired: the presenter opens a new one
-        st.session_state.pop("room_host", None)
+    except RoomError as error:
+        if error.code in ("no_room", "not_presenter"):  # expired: the presenter opens a new one
+            st.session_state.pop("room_host", None)
+        # (otherwise, a store that does not answer or a view past the bounds:
+        # the room keeps its last view, and the next change is tried again)
 
 
 def close_room() -> None:
@@ -184,7 +187,7 @@ def take_view(view: dict) -> str | None:
     for key in URL_STATE:
         if key in values:
             state[key] = values[key]
-        elif key in state and key in ("fold", "unfold", "tree_view", "details"):
+        elif key in state and key in ("fold", "unfold", "tree_view", "details", "forced"):
             del state[key]
     for key in STEP_KEYS:
         given = (view.get(key) or [None])[0]
