@@ -178,7 +178,8 @@ def as_float32_matrix(X, *, what="X", allow_nan=True, dtype=np.float32):
 
 
 def as_target(y, *, n_samples):
-    """Validate y as a 1-d array with one entry per sample."""
+    """Validate y as a 1-d array with one entry per sample (``n_samples=None``:
+    any length, checked later by :func:`check_length`)."""
     if y is None:
         raise ValueError("This estimator requires y to be passed, but the target y is None.")
     if hasattr(y, "toarray") and hasattr(y, "nnz"):  # a SciPy sparse matrix (scikit-learn's type)
@@ -191,11 +192,17 @@ def as_target(y, *, n_samples):
         raise ValueError(
             f"y should be a 1d array (or, for the estimators' fit, 2d with one column per "
             f"output), got an array of shape {arr.shape} instead.")
-    if len(arr) != n_samples:
+    if n_samples is not None:
+        check_length(arr, n_samples)
+    return arr
+
+
+def check_length(y, n_samples):
+    """Raise scikit-learn's error if ``y`` has not one row per sample."""
+    if len(y) != n_samples:
         raise ValueError(
             f"Found input variables with inconsistent numbers of samples: "
-            f"[{n_samples}, {len(arr)}] (X has {n_samples} rows, y has {len(arr)}).")
-    return arr
+            f"[{n_samples}, {len(y)}] (X has {n_samples} rows, y has {len(y)}).")
 
 
 def unique_inverse(y):

@@ -13,7 +13,7 @@ import numpy as np
 from . import (_builders, _dask, _encode, _hist, _j48, _median, _multioutput, _problem,
                _sparse_input, _sparse_search)
 from ._base import (BaseEstimator, _not_fitted_error, as_float32_matrix, as_sample_weight,
-                    as_table, as_target, check_n_features, check_shape)
+                    as_table, as_target, check_length, check_n_features, check_shape)
 from ._criteria import make_criterion
 from ._errors import CodedError
 from ._forced_spec import count_forced, read_forced
@@ -195,15 +195,18 @@ class BaseDecisionTree(BaseEstimator):
         if sparse and n_samples * n_features <= _sparse_input.DENSE_CELLS:
             Xf, sparse = Xf.toarray(), False
         declared = getattr(getattr(y, "dtype", None), "categories", None)
-        y = as_target(y, n_samples=n_samples)
+        # y's own checks (Poisson's included) come before its length's, in
+        # scikit-learn's order
+        y = as_target(y, n_samples=None)
         if self._setup["j48"]:
             mo = self.min_objects
             if not (_is_real(mo) and mo > 0):
                 raise _param_error(self, "min_objects", "a number > 0")
             self._declared_classes = declared
+        y = self._encode_target(y)
+        check_length(y, n_samples)
         if n_samples < 2:
             raise CodedError("one_sample", n_samples=n_samples)
-        y = self._encode_target(y)
         w = as_sample_weight(sample_weight, n_samples)
         has_weights = sample_weight is not None
         w, has_weights = self._apply_class_weight(y, w, has_weights)
@@ -543,11 +546,9 @@ class BaseDecisionTree(BaseEstimator):
         return self.tree_.apply(X)
 
     def decision_path(self, X):
-        """Dense boolean indicator (n_samples, node_count): nodes each sample visits.
-
-        scikit-learn returns a SciPy sparse matrix; dtree returns a dense array
-        so that it does not depend on SciPy.
-        """
+        """The nodes each sample visits: a SciPy CSR matrix (n_samples,
+        node_count) with 1 where sample i passes through node j, as
+        scikit-learn returns it (``.toarray()`` for a dense array)."""
         X = self._validate_X_predict(X)
         return self.tree_.decision_path(X)
 

@@ -18,8 +18,8 @@ The estimators call :func:`is_multioutput` on ``y`` and, when it holds,
 
 import numpy as np
 
-from . import _builders, _encode, _hist, _problem, _sparse_input
-from ._base import (as_sample_weight, as_table, check_n_features, check_shape,
+from . import _builders, _encode, _hist, _problem, _sparse_input, _sparse_search
+from ._base import (as_sample_weight, as_table, check_length, check_n_features, check_shape,
                     unique_inverse)
 from ._criteria import Criterion, make_criterion
 from ._errors import CodedError
@@ -198,12 +198,8 @@ def _regression_stats(est, Y, w):
     return stats, groups
 
 
-def _target(y, n_samples):
+def _target(y):
     Y = y.to_numpy() if hasattr(y, "iloc") else np.asarray(y)
-    if Y.shape[0] != n_samples:
-        raise ValueError(
-            f"Found input variables with inconsistent numbers of samples: "
-            f"[{n_samples}, {Y.shape[0]}] (X has {n_samples} rows, y has {Y.shape[0]}).")
     if Y.shape[1] == 0:
         raise ValueError(f"y has shape {Y.shape}: it needs at least one column.")
     return Y
@@ -217,15 +213,17 @@ def fit(est, X, y, sample_weight, dask=False):
     y is a Dask collection (refused)."""
     if dask:
         raise CodedError("multi_output_refused", what="Fitting a Dask collection")
-    if _sparse_input.is_sparse(X):
-        raise CodedError("multi_output_refused", what="Fitting a sparse X")
     feature_names = check_n_features(est, X, reset=True)
-    X = as_table(X)
+    sparse = _sparse_input.is_sparse(X)  # searched in its non-zeros, as for one output
+    if not sparse:
+        X = as_table(X)
     check_shape(X)
     n_samples, n_features = X.shape
     est._setup = setup = est._resolve_algorithm()
     _refuse_settings(est, setup)
     is_cat = _encode.resolve_categorical(X, est.categorical_features, n_features, feature_names)
+    if sparse:
+        _sparse_search.check_setup(est, setup, is_cat)
     names = (feature_names if feature_names is not None
              else [f"x{i}" for i in range(n_features)])
     if is_cat.any():
@@ -234,24 +232,29 @@ def fit(est, X, y, sample_weight, dask=False):
     categories = [None] * n_features
     est._x_dtype = np.float32
     Xf = est._encode_X(X, is_cat, categories)
-    Y = _target(y, n_samples)
+    if sparse and n_samples * n_features <= _sparse_input.DENSE_CELLS:
+        Xf, sparse = Xf.toarray(), False
+    Y = _target(y)
+    k = Y.shape[1]
+    if est._is_classifier:
+        codes = _encode_classes(est, Y)
+    else:
+        Y = est._encode_target(Y)  # float64, finite, not too large, Poisson's rules
+    check_length(Y, n_samples)  # (after y's own checks, in scikit-learn's order)
     if n_samples < 2:
         raise CodedError("one_sample", n_samples=n_samples)
-    k = Y.shape[1]
     w = as_sample_weight(sample_weight, n_samples)
     has_weights = sample_weight is not None
     if est._is_classifier:
-        codes = _encode_classes(est, Y)
         class_w = _class_weights(est, codes)
         if class_w is not None:
             w, has_weights = w * class_w, True
-    else:
-        Y = est._encode_target(Y)  # float64, finite, not too large, Poisson's rules
     weight_sum = float(w.sum())
     if not weight_sum > 0:
         raise CodedError("zero_weight")
     params = est._resolve_params(n_samples, n_features, weight_sum, has_weights)
-    nan_at = np.isnan(Xf).any(axis=0)
+    nan_at = (np.zeros(n_features, dtype=bool) if sparse  # (read_sparse refuses NaN)
+              else np.isnan(Xf).any(axis=0))
     if setup["missing"] == "error" and nan_at.any():
         code = "missing_refused" if est._is_classifier else "missing_refused_regression"
         raise CodedError(code, name=str(names[int(np.flatnonzero(nan_at)[0])]))
@@ -275,7 +278,8 @@ def fit(est, X, y, sample_weight, dask=False):
         base = make_criterion(setup["criterion"], classification=False)
     crit = MultiOutputCriterion(base, groups)
     prob = _problem.Problem(
-        np.ascontiguousarray(Xk.T), np.ascontiguousarray(stats.T), yk, wk, crit,
+        np.empty((n_features, 0), np.float32) if sparse else np.ascontiguousarray(Xk.T),
+        np.ascontiguousarray(stats.T), yk, wk, crit,
         max_depth=params["max_depth"], min_samples_split=params["min_samples_split"],
         min_samples_leaf=params["min_samples_leaf"], min_weight_leaf=params["min_weight_leaf"],
         max_features=params["max_features"], splitter=est.splitter,
@@ -283,6 +287,8 @@ def fit(est, X, y, sample_weight, dask=False):
         rng=est._rng(), categorical=is_cat, n_categories=[0] * n_features,
         multiway=False, missing=setup["missing"], average_gain=False, quinlan=False)
     prob.forced = forced
+    if sparse:
+        _sparse_search.attach(prob, Xk)
     if est.splitter == "hist":
         binned = _hist.bin_features(prob.X, is_cat, prob.n_categories, est.max_bins)
         prob.hist = _hist.HistGrower(binned, prob)

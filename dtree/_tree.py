@@ -183,15 +183,32 @@ class Tree:
         return node
 
     def decision_path(self, X):
-        """Dense boolean indicator (n_samples, node_count) of visited nodes."""
-        out = np.zeros((X.shape[0], self.node_count), dtype=bool)
-        node = self.apply(X)
-        rows = np.arange(X.shape[0])
-        while rows.size:
-            out[rows, node[rows]] = True
-            node[rows] = self.parent[node[rows]]
-            rows = rows[node[rows] >= 0]
-        return out
+        """The nodes each row of ``X`` visits, as scikit-learn gives them: a
+        SciPy CSR matrix (n_samples, node_count) holding 1 where row i passes
+        through node j (its root-to-leaf path, in increasing node ids).
+
+        SciPy is imported here only (it comes with scikit-learn): the rest of
+        the engine needs NumPy and pandas alone."""
+        try:
+            from scipy.sparse import csr_matrix
+        except ImportError as err:  # pragma: no cover - SciPy comes with scikit-learn
+            raise ImportError("decision_path returns a SciPy sparse matrix, as scikit-learn's "
+                              "does: install SciPy (pip install scipy).") from err
+        leaf = self.apply(X)
+        n = len(leaf)
+        row_parts, node_parts = [], []
+        rows, node = np.arange(n), leaf
+        while rows.size:  # from the leaves up, one level at a time
+            row_parts.append(rows)
+            node_parts.append(node)
+            up = self.parent[node]
+            rows, node = rows[up >= 0], up[up >= 0]
+        rows, nodes = np.concatenate(row_parts), np.concatenate(node_parts)
+        order = np.lexsort((nodes, rows))
+        indptr = np.zeros(n + 1, dtype=np.intp)
+        np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+        return csr_matrix((np.ones(len(order), dtype=np.intp), nodes[order], indptr),
+                          shape=(n, self.node_count))
 
     def leaf_weights(self, X):
         """Where each row ends up, as (row, leaf, weight) triples.

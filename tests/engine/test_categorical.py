@@ -356,9 +356,9 @@ def test_multiway_tree_refuses_binary_view_and_exports(loan):
     assert dot.count(" -> ") == est.tree_.node_count - 1
     assert 'label="是"' in dot and 'label="否"' in dot  # edges name their category
     assert "有自己的房子 = ?" in dot and "entropy = 0.971" in dot
-    path = est.decision_path(X)
+    path = est.decision_path(X).toarray()
     assert path.shape == (15, est.tree_.node_count)
-    np.testing.assert_array_equal(path[np.arange(15), est.apply(X)], True)
+    np.testing.assert_array_equal(path[np.arange(15), est.apply(X)], 1)
 
 
 def test_binary_categorical_tree_keeps_sklearn_view(loan):

@@ -156,7 +156,7 @@ def test_every_open_region_grows_as_sklearn_grows_it_alone(data, classify, n, n_
     t = est.tree_
     forced = check_forced_nodes(est, spec)
     assert len(forced) == spec_size(spec)
-    reach = est.decision_path(X)
+    reach = est.decision_path(X).toarray().astype(bool)
     for node in forced:
         for kid in t.children_of(node):
             if kid in forced:

@@ -76,7 +76,7 @@ def assert_same_arrays(d, sk):
 
 def assert_same_predictions(d, sk, X):
     np.testing.assert_array_equal(d.apply(X), sk.apply(X))
-    np.testing.assert_array_equal(d.decision_path(X), sk.decision_path(X).toarray())
+    np.testing.assert_array_equal(d.decision_path(X).toarray(), sk.decision_path(X).toarray())
     np.testing.assert_array_equal(d.predict(X), sk.predict(X))
     if hasattr(sk, "predict_proba"):
         np.testing.assert_array_equal(d.predict_proba(X), sk.predict_proba(X))

@@ -450,13 +450,3 @@ def test_dask_input_is_refused():
     assert err.value.code == "multi_output_refused"
 
 
-def test_sparse_input_is_refused():
-    """(scikit-learn grows these from CSR and CSC; dtree's sparse search
-    reads one output)"""
-    import scipy.sparse as sparse
-
-    X, classes, values, _ = _data(0, n=60)
-    for model, y in ((DecisionTreeClassifier(), classes), (DecisionTreeRegressor(), values)):
-        with pytest.raises(CodedError, match="sparse") as err:
-            model.fit(sparse.csr_matrix(X), y)
-        assert err.value.code == "multi_output_refused"

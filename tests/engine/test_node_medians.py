@@ -21,7 +21,7 @@ def test_node_medians_equal_the_one_node_rule(n, max_depth, seed, weights, ties)
          "halves": rng.integers(1, 5, n) / 2.0}[weights]
     tree = DecisionTreeRegressor(max_depth=max_depth).fit(X, y).tree_
     got = _median.node_weighted_medians(tree.apply(X), tree.parent, y, w)
-    path = tree.decision_path(X)
+    path = tree.decision_path(X).toarray().astype(bool)
     want = [_median.weighted_median(y[path[:, i]], w[path[:, i]]) for i in range(tree.node_count)]
     np.testing.assert_array_equal(got, want)
 
@@ -32,6 +32,6 @@ def test_absolute_error_tree_values_are_node_medians():
     y = np.round(rng.normal(size=200), 1)  # ties, and exact halves with even counts
     model = DecisionTreeRegressor(criterion="absolute_error", max_depth=3).fit(X, y)
     tree = model.tree_
-    path = tree.decision_path(X.astype(np.float32))
+    path = tree.decision_path(X.astype(np.float32)).toarray().astype(bool)
     want = [np.median(y[path[:, i]]) for i in range(tree.node_count)]  # unit weights
     np.testing.assert_allclose(tree.value[:, 0, 0], want)

@@ -274,8 +274,10 @@ def test_children_partition_parent_and_routing_matches_counts(case):
     np.testing.assert_array_equal(t.depth[lft], t.depth[internal] + 1)
 
     sample = case.weights > 0
-    path = est.decision_path(case.X)
-    assert path.shape == (len(case.X), t.node_count) and path.dtype == bool
+    path = est.decision_path(case.X)  # SciPy's CSR, as scikit-learn's
+    assert path.format == "csr" and path.shape == (len(case.X), t.node_count)
+    assert path.has_sorted_indices and np.all(path.data == 1)
+    path = path.toarray().astype(bool)
     np.testing.assert_array_equal(path, rows_in_nodes(t, case.X))
     np.testing.assert_array_equal(path[sample].sum(axis=0), t.n_node_samples)
     np.testing.assert_allclose(case.weights @ path, t.weighted_n_node_samples, rtol=1e-12)

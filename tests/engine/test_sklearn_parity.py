@@ -148,8 +148,8 @@ def test_predict_on_unseen_data_matches():
     theirs = SkClassifier(max_depth=6, min_samples_leaf=10, random_state=0).fit(X[:500], y[:500])
     assert assert_matches_sklearn(ours, theirs, X[:500], y[:500]) == 0
     np.testing.assert_array_equal(ours.predict(X[500:]), theirs.predict(X[500:]))
-    np.testing.assert_array_equal(ours.decision_path(X[500:]),
-                                  theirs.decision_path(X[500:]).toarray().astype(bool))
+    np.testing.assert_array_equal(ours.decision_path(X[500:]).toarray(),
+                                  theirs.decision_path(X[500:]).toarray())
 
 
 def test_string_labels_and_dataframe():
@@ -175,7 +175,7 @@ def test_random_splitter_thresholds_within_node_range(criterion):
     np.testing.assert_array_equal(est.tree_.threshold, again.tree_.threshold)
     other = DecisionTreeClassifier(criterion=criterion, splitter="random", random_state=1).fit(X, y)
     assert not np.array_equal(est.tree_.threshold[:3], other.tree_.threshold[:3])
-    path = est.decision_path(X)
+    path = est.decision_path(X).toarray().astype(bool)
     for node in np.flatnonzero(est.tree_.children_left >= 0):
         xs = X[path[:, node], est.tree_.feature[node]]
         assert xs.min() <= est.tree_.threshold[node] < xs.max()

@@ -119,7 +119,7 @@ def test_a_trees_thresholds_fall_in_ranges_of_its_nodes_rows():
     """What the reveal does: place the tree's threshold at each split node."""
     X, y = load_iris(return_X_y=True)
     model = DecisionTreeClassifier(max_depth=3).fit(X, y)
-    tree, paths = model.tree_, np.asarray(model.decision_path(X), dtype=bool)
+    tree, paths = model.tree_, model.decision_path(X).toarray().astype(bool)
     placed = 0
     for node in np.flatnonzero(tree.children_left >= 0):
         values = X[paths[:, node], tree.feature[node]]

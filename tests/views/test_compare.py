@@ -105,8 +105,8 @@ def test_matching_is_by_what_a_branch_holds_not_its_position():
     floppy = compare.root_path(id3.tree_, id3.tree_.children_of(0)[0])
     cart_floppy = compare.node_at(cart.tree_, floppy)
     # the same rows reach both nodes
-    assert np.array_equal(id3.decision_path(X)[:, id3.tree_.children_of(0)[0]],
-                          cart.decision_path(X)[:, cart_floppy])
+    assert np.array_equal(id3.decision_path(X).toarray()[:, id3.tree_.children_of(0)[0]],
+                          cart.decision_path(X).toarray()[:, cart_floppy])
     assert compare.first_divergence([id3, cart]) is None
 
 
@@ -389,7 +389,7 @@ def test_node_share_two_classes_and_majority():
     X_train, _, y_train, _ = iris_split()
     iris = DecisionTreeClassifier(max_depth=2).fit(X_train, y_train)
     node = iris.steps_[1].node
-    rows = iris.decision_path(X_train)[:, node]
+    rows = iris.decision_path(X_train).toarray()[:, node].astype(bool)
     p, two = compare.node_share(iris, node)
     assert not two
     assert p == pytest.approx(np.max(np.bincount(y_train[rows])) / rows.sum())

@@ -385,7 +385,7 @@ def test_trace_values_match_the_data(iris, iris_data):
     data = strict_loads(ex.trace_json(iris))
     assert data["classes"] == ["setosa", "versicolor", "virginica"]
     assert data["parameters"]["max_depth"] == 4 and data["task"] == "classification"
-    reach = iris.decision_path(X)
+    reach = iris.decision_path(X).toarray().astype(bool)
     for record in data["steps"]:
         assert record["n_node_samples"] == sum(c["n_node_samples"] for c in record["children"])
         for child in record["children"]:
@@ -401,7 +401,7 @@ def test_trace_of_a_regressor_and_of_a_pruned_tree(regressor, regression_data, i
     X, y = regression_data
     data = strict_loads(ex.trace_json(regressor))
     assert data["classes"] is None and data["task"] == "regression"
-    reach = regressor.decision_path(X)
+    reach = regressor.decision_path(X).toarray().astype(bool)
     for record in data["steps"]:
         for child in record["children"]:
             assert child["value"] == pytest.approx(np.asarray(y)[reach[:, child["node"]]].mean())

@@ -321,7 +321,7 @@ def test_scaling_on_iris_same_partitions_thresholds_move(iris):
     assert frame["same_cut"].all() and frame["midpoint"].all() and frame["midpoint_z"].all()
     np.testing.assert_allclose(frame["threshold_z_back"], frame["threshold"], rtol=1e-6)
     # a and b by hand: the largest value going left and the smallest going right
-    path = model.decision_path(X)
+    path = model.decision_path(X).toarray().astype(bool)
     for row in frame.itertuples():
         left, right = model.tree_.children_of(row.node)
         x = X[row.feature].to_numpy(dtype=np.float32).astype(float)

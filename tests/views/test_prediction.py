@@ -98,7 +98,7 @@ def test_iris_paths_equal_decision_path_at_every_step(iris, iris_model):
     for k in [0, 1, 2, len(model.steps_) // 2, len(model.steps_)]:
         tree = model.tree_at(k)
         Xf = encoded(model, sample_rows)
-        paths = tree.decision_path(Xf)
+        paths = tree.decision_path(Xf).toarray().astype(bool)
         values = tree.predict(Xf)
         for i, x in enumerate(rows(sample_rows)):
             r = explain_prediction(model, x, k=k)
@@ -114,7 +114,7 @@ def test_final_tree_matches_predict_proba_and_predict(iris, iris_model):
     model = iris_model
     proba = model.predict_proba(X)
     labels = model.predict(X)
-    path = model.decision_path(X)
+    path = model.decision_path(X).toarray().astype(bool)
     for i, x in enumerate(rows(X)):
         r = explain_prediction(model, x)
         np.testing.assert_array_equal(r.distribution, proba[i])
@@ -162,7 +162,7 @@ def test_cart_mode_paths_with_missing_values_match_decision_path(nan_model, valu
     r = explain_prediction(model, x, k=k)
     tree = model.tree_at(k)
     Xf = encoded(model, pd.DataFrame([x], dtype=float))
-    assert r.nodes == sorted(np.flatnonzero(tree.decision_path(Xf)[0]).tolist())
+    assert r.nodes == sorted(tree.decision_path(Xf)[0].indices.tolist())
     np.testing.assert_array_equal(r.distribution, tree.predict(Xf)[0])
     for d in r.decisions:
         assert not d.fractional
@@ -223,7 +223,7 @@ def test_c45_weights_sum_to_one_and_mix_to_predict_proba(melon, melon_model):
             expected = leaf_multiset(tree, Xf)
             assert {lf.node: pytest.approx(lf.weight, abs=1e-12) for lf in r.leaves} == expected
             # scikit-learn's single path (missing values to missing_child) lies inside
-            assert set(np.flatnonzero(tree.decision_path(Xf)[0])) <= set(r.nodes)
+            assert set(tree.decision_path(Xf)[0].indices) <= set(r.nodes)
             for d in r.decisions:
                 assert sum(b.weight for b in d.branches) == pytest.approx(d.weight, abs=1e-12)
                 if d.fractional:
@@ -310,7 +310,7 @@ def test_samples_without_missing_values_follow_one_path(melon, melon_model):
     model = melon_model
     complete = X.dropna()
     Xf = encoded(model, complete)
-    path = model.tree_.decision_path(Xf)
+    path = model.tree_.decision_path(Xf).toarray().astype(bool)
     for i, x in enumerate(rows(complete)):
         r = explain_prediction(model, x)
         assert not r.fractional and len(r.leaves) == 1

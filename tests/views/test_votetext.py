@@ -41,8 +41,7 @@ def test_the_node_values_are_the_rows_that_reach_it(seed, share):
     step = int(share * len(model.steps_))
     node = model.steps_[step].node
     # independently: the rows whose path in the grown tree passes the node
-    path = model.decision_path(X)
-    path = (path.toarray() if hasattr(path, "toarray") else np.asarray(path)).astype(bool)
+    path = model.decision_path(X).toarray().astype(bool)
     index = int(np.flatnonzero(model.tree_.node_ids == node)[0]) \
         if hasattr(model.tree_, "node_ids") else node
     expected = np.sort(X[path[:, index], 1].astype(np.float32).astype(np.float64))
