@@ -511,14 +511,14 @@ def test_the_grow_page_sends_its_tree_before_the_sidebar_and_keeps_it_on_an_erro
     at.run()
     assert_clean(at)
     assert order == ["tree", "sidebar"], order
-    # a numeric target with gaps in its feature: absolute error refuses them
-    rows = "\n".join(f"{'' if i % 5 == 0 else i},{i * 1.5}" for i in range(60))
-    upload(at, "gaps.csv", f"x,y\n{rows}\n".encode())
+    # a numeric target with negative values: the Poisson deviance refuses them
+    rows = "\n".join(f"{i},{i * 1.5 - 30}" for i in range(60))
+    upload(at, "below_zero.csv", f"x,y\n{rows}\n".encode())
     at.switch_page(GROW).run()
-    at.selectbox(key="criterion").set_value("absolute_error").run()
+    at.selectbox(key="criterion").set_value("poisson").run()
     assert_clean(at)
     assert any("could not be grown" in e.value for e in at.error)
-    assert at.selectbox(key="criterion").value == "absolute_error"  # the sidebar is there
+    assert at.selectbox(key="criterion").value == "poisson"  # the sidebar is there
     at.selectbox(key="criterion").set_value("squared_error").run()
     assert_clean(at)
     assert not at.error
