@@ -3,11 +3,12 @@
 scikit-learn grows one tree for all outputs: per-output ``classes_`` and
 ``n_classes_``, ``class_weight`` as a list of dicts, ``predict_proba`` as a
 list and ``tree_.value`` of shape (nodes, outputs, classes), each node's
-impurity the mean of its outputs'.  The trees are compared node for node
-with ``compare_trees`` (exact ties between features may go either way, as
-scikit-learn visits features in a random order); every test also requires
-a stated number of its setups to be free of ties, and there the node ids,
-predictions and importances must be identical too.
+impurity the mean of its outputs'.  Every node is compared, with node ids,
+leaves, predictions, each output's probabilities and importances: where
+scikit-learn's random feature order breaks an exact tie otherwise than
+dtree, its tree is regrown below dtree's split (``assert_matches_sklearn``).
+Every test also requires a stated number of its setups to be free of ties,
+so that scikit-learn's own methods are the oracle there.
 
 A second oracle needs no scikit-learn: k copies of one target grow, bit for
 bit, dtree's single-output tree (each output's impurity is the same, so is
@@ -28,7 +29,8 @@ from sklearn.tree import export_text as sk_export_text
 from dtree import (CodedError, DecisionTreeClassifier, DecisionTreeRegressor, candidate_splits,
                    ccp_cross_validate, ccp_holdout, error_based_prune, export_graphviz,
                    export_text, pessimistic_prune, reduced_error_prune)
-from tests.helpers.treecompare import assert_same_ids, compare_trees
+from tests.helpers.sklearn_match import assert_matches_sklearn
+from tests.helpers.treecompare import compare_trees, walk_trees
 
 PARAMS = [
     {},
@@ -58,30 +60,17 @@ def _data(seed, n=300, missing=False):
     return X, classes, values, counts
 
 
-def _compare(ours, theirs, X):
-    """compare_trees, and on a tie-free tree everything else; returns #ties."""
+def _compare(ours, theirs, X, y, sample_weight=None):
+    """Every node, id, prediction and importance (ties broken as dtree's);
+    returns the number of ties."""
     assert ours.n_outputs_ == theirs.n_outputs_
     assert ours.tree_.value.shape[1:] == theirs.tree_.value.shape[1:]
-    ties = compare_trees(ours.tree_, theirs.tree_, rtol=1e-7, atol=1e-9)
-    if ties:
-        return ties
-    assert_same_ids(ours.tree_, theirs.tree_)
-    np.testing.assert_allclose(ours.tree_.value, theirs.tree_.value, rtol=1e-7, atol=1e-12)
-    np.testing.assert_allclose(ours.feature_importances_, theirs.feature_importances_,
-                               rtol=1e-6, atol=1e-12)
-    np.testing.assert_array_equal(ours.apply(X), theirs.apply(X))
     if isinstance(ours, DecisionTreeClassifier):
         np.testing.assert_array_equal(ours.n_classes_, theirs.n_classes_)
+        assert len(ours.classes_) == len(theirs.classes_)
         for mine, theirs_ in zip(ours.classes_, theirs.classes_):
             np.testing.assert_array_equal(mine, theirs_)
-        np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
-        mine, other = ours.predict_proba(X), theirs.predict_proba(X)
-        assert len(mine) == len(other)
-        for a, b in zip(mine, other):
-            np.testing.assert_allclose(a, b, rtol=1e-12)
-    else:
-        np.testing.assert_allclose(ours.predict(X), theirs.predict(X), rtol=1e-12)
-    return 0
+    return assert_matches_sklearn(ours, theirs, X, y, sample_weight)
 
 
 def _run(setups, min_tie_free):
@@ -93,7 +82,7 @@ def _run(setups, min_tie_free):
             warnings.simplefilter("ignore", FutureWarning)  # friedman_mse in 1.9
             ours.fit(X, y, **fit_kw)
             theirs.fit(X, y, **fit_kw)
-        tie_free += _compare(ours, theirs, X) == 0
+        tie_free += _compare(ours, theirs, X, y, fit_kw.get("sample_weight")) == 0
     assert tie_free >= min_tie_free, f"only {tie_free} of {len(setups)} setups are tie-free"
 
 
@@ -241,7 +230,7 @@ def test_small_random_problems_match_sklearn(n, k, seed, classify):
         ours, theirs = DecisionTreeRegressor(), SkRegressor(random_state=0)
     ours.fit(X, Y)
     theirs.fit(X, Y)
-    _compare(ours, theirs, X)
+    _compare(ours, theirs, X, Y)
     # whatever the ties, both grow until every leaf is pure on distinct rows
     np.testing.assert_allclose(ours.predict(X), Y)
     np.testing.assert_allclose(theirs.predict(X), Y)
@@ -322,11 +311,17 @@ def test_hist_splitter_with_a_bin_per_value_grows_the_exact_tree():
     X = rng.integers(0, 40, size=(300, 3)).astype(np.float32)  # < max_bins values
     _, classes, values, _ = _data(9)
     tie_free = 0
-    for Est, y in ((DecisionTreeClassifier, classes), (DecisionTreeRegressor, values)):
+    for Est, Sk, y in ((DecisionTreeClassifier, SkClassifier, classes),
+                       (DecisionTreeRegressor, SkRegressor, values)):
+        theirs = Sk(max_depth=5, random_state=0).fit(X, y)
         exact = Est(max_depth=5).fit(X, y)
         binned = Est(max_depth=5, splitter="hist").fit(X, y)
-        # (sums of bins and of rows may round apart: a near tie can go either way)
-        if compare_trees(binned.tree_, exact.tree_) == 0:
+        # every node of both against scikit-learn's exact search, each tie
+        # broken as that tree breaks it: sums of bins and of rows may round
+        # apart, so a near tie can go either way between the two
+        for ours in (exact, binned):
+            assert_matches_sklearn(ours, theirs, X, y)
+        if walk_trees(binned.tree_, exact.tree_).ties == 0:
             tie_free += 1
             for name in _SAME:
                 np.testing.assert_array_equal(getattr(binned.tree_, name),

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from dtree import CodedError, DecisionTreeClassifier, DecisionTreeRegressor
 from dtree import _sparse_input
+from tests.helpers.sklearn_match import assert_matches_sklearn
 from tests.helpers.treecompare import compare_trees
 
 sparse = pytest.importorskip("scipy.sparse")
@@ -141,12 +142,13 @@ def test_several_outputs_grow_the_dense_tree_bit_for_bit(problem, outputs, seed)
 
 
 def test_the_sparse_search_matches_scikit_learn_on_sparse_input():
-    """scikit-learn's sparse splitter and dtree's sparse search, node for node.
+    """scikit-learn's sparse splitter and dtree's sparse search, every node.
 
     Where two splits gain exactly as much, scikit-learn's random feature
-    order may choose the other one (compare_trees counts these ties and
-    skips below them): the ties must be the dense input's, at most two a
-    tree, and most setups have none."""
+    order may choose the other one: then its tree is regrown, from its rows
+    of the sparse matrix, below dtree's split (``assert_matches_sklearn``).
+    The ties must be the dense input's, at most two a tree, and most setups
+    have none."""
     skl = pytest.importorskip("sklearn.tree")
     rng = np.random.default_rng(7)
     n, F = 600, 40
@@ -181,12 +183,10 @@ def test_the_sparse_search_matches_scikit_learn_on_sparse_input():
                 assert ours.tree_.node_count > 20
                 if params.get("criterion") != "poisson":
                     assert tree_bytes(ours) == tree_bytes(ours_dense), params
-                ties = compare_trees(ours.tree_, theirs.tree_)
-                assert ties == compare_trees(ours_dense.tree_, theirs_dense.tree_) <= 2, params
-                if ties == 0:
-                    tie_free += 1
-                    np.testing.assert_allclose(ours.predict(Xs), theirs.predict(Xs))
-                    assert np.array_equal(ours.apply(Xs), theirs.apply(Xs))
+                ties = assert_matches_sklearn(ours, theirs, Xs, t, w)
+                dense_ties = assert_matches_sklearn(ours_dense, theirs_dense, dense, t, w)
+                assert ties == dense_ties <= 2, params
+                tie_free += ties == 0
     assert tie_free >= 8
 
 

@@ -165,7 +165,8 @@ def with_our_ties(ours, theirs, X, fit_region, *, rtol=1e-9, atol=1e-9, tie_tol=
     ``fit_region(rows, depth)`` returns that tree (a ``tree_``), the
     positions of its classes among all classes (None for a regressor), and
     whether only its root counts (a leaf at ``max_depth``); ``classes_at``
-    places ``theirs``' classes likewise.  The regrown trees
+    places ``theirs``' classes likewise.  With several outputs the positions
+    are a list, one array per output.  The regrown trees
     are walked the same way.  Raises AssertionError on any real difference;
     returns the tree as :class:`Arrays` in scikit-learn's pre-order
     numbering, and the number of ties broken.
@@ -179,7 +180,11 @@ def with_our_ties(ours, theirs, X, fit_region, *, rtol=1e-9, atol=1e-9, tie_tol=
         if cols is None:
             return v
         spread = np.zeros(v.shape[:-1] + (ours.value.shape[-1],))
-        spread[..., cols] = v
+        if isinstance(cols, list):  # several outputs, each with its own classes
+            for output, at in enumerate(cols):
+                spread[output, at] = v[output, :len(at)]
+        else:
+            spread[..., cols] = v
         return spread
 
     def leaf_of(t, b, cols):
