@@ -575,6 +575,12 @@ def coded_messages():
     error(lambda: imported._prepared(named, pd.DataFrame({"f": ["x"], "t": [0]})))
     error(lambda: imported._prepared(named, pd.DataFrame({"f": [1.0], "t": ["q"]})))
     error(lambda: imported._prepared(regressor, pd.DataFrame({"f": [1.0], "t": ["q"]})))
+    # several outputs, and sparse X, where a setting reads one dense target
+    import scipy.sparse as sparse
+    two = np.array([[0, 1], [1, 0], [0, 0], [1, 1]])
+    error(lambda: clf(algorithm="id3").fit([[0.0], [1.0], [2.0], [3.0]], two))
+    error(lambda: clf().fit(pd.DataFrame({"c": pd.Categorical(list("abab"))}), two))
+    error(lambda: clf(algorithm="j48").fit(sparse.csr_matrix(np.eye(4)), [0, 1, 0, 1]))
     # an ARFF file, each way one is refused or noted
     from dtree.tables import weka_arff
     from tests.tables.test_arff import HEADER, REFUSED
