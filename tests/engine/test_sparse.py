@@ -20,13 +20,13 @@ from unittest import mock
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from dtree import CodedError, DecisionTreeClassifier, DecisionTreeRegressor
 from dtree import _sparse_input
 from tests.helpers.sklearn_match import assert_matches_sklearn
-from tests.helpers.treecompare import compare_trees
+from tests.helpers.treecompare import MAX_SKIPPED, walk_trees
 
 sparse = pytest.importorskip("scipy.sparse")
 
@@ -104,8 +104,11 @@ def test_every_sparse_format_grows_the_dense_tree_bit_for_bit(problem):
             model = Estimator(**params).fit(Xs, y, sample_weight=w)
             if params["criterion"] == "poisson":
                 # its impurity sums w y ln y, which no order adds exactly: the
-                # trees agree node for node, up to splits tied to the last bit
-                compare_trees(model.tree_, dense.tree_)
+                # trees agree node for node, up to splits tied to the last bit.
+                # A tie near the root of a small tree leaves nothing below it
+                # to compare: such an example says nothing, so it is drawn again
+                walk = walk_trees(model.tree_, dense.tree_)
+                assume(walk.skipped <= MAX_SKIPPED * walk.total)
                 continue
             assert tree_bytes(model) == tree_bytes(dense), make.__name__
             assert np.array_equal(model.apply(Xs), dense.apply(X))
