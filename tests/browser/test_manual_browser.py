@@ -9,8 +9,9 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.browser.conftest import (ARTIFACTS, choose_option, expect_rerun, open_app,
-                                    wait_for_drawn, wait_for_rerun)
+from tests.browser.conftest import (ARTIFACTS, expect_rerun, open_app, wait_for_drawn,
+                                    wait_for_rerun)
+from tests.browser.screens import open_chooser
 
 SHOTS = ARTIFACTS / "manual"
 TREE = '[data-testid="stGraphVizChart"] svg'
@@ -24,18 +25,7 @@ def test_a_split_chosen_by_hand_changes_the_tree(page, app_url, lang):
     open_app(page, f"{app_url}/?data=iris&step=0&present=true&lang={lang}")
     wait_for_drawn(page)
     assert page.locator(TREE).filter(has_text="petal width (cm) <= 0.35").count() == 0
-    expect_rerun(page)
-    page.locator(".st-key-manual button").first.click()
-    wait_for_rerun(page)  # (the chooser's lists are built when it opens)
-    box = page.locator(".st-key-manual_box")
-    box.wait_for(state="visible")
-    expect_rerun(page)
-    choose_option(page, page.locator(".st-key-manual_feature [role='combobox']"),
-                  "petal width (cm)")
-    wait_for_rerun(page)  # (the threshold list is the new feature's)
-    wait_for_drawn(page)
-    choose_option(page, page.locator(".st-key-manual_split [role='combobox']"),
-                  "≤ 0.35 | > 0.35")
+    open_chooser(page)  # (the chooser's lists are built when it opens)
     wait_for_drawn(page)
     page.screenshot(path=str(SHOTS / f"chooser-{lang}.png"))
     expect_rerun(page)
