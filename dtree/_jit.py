@@ -55,3 +55,13 @@ def kernel_for(n_rows):
         kernel = _load()
     return kernel
 
+
+def search_kernels(n_rows):
+    """The compiled kernels of the plain exact search and partition (the
+    module :mod:`dtree._jit_search`) for a search of ``n_rows`` rows, loaded
+    as :func:`kernel_for` loads numba; None for the NumPy path."""
+    if kernel_for(n_rows) is None:
+        return None
+    from . import _jit_search
+
+    return _jit_search
