@@ -36,7 +36,6 @@ def search_gini(X, P, features, starts, sizes, n_node, stats_node, allowed, all_
     ``UNIT_COUNTS`` or ``WEIGHTED_CLASSES``."""
     S = len(starts)
     d = stats_node.shape[1]
-    m = P.shape[1]
     acc = np.zeros(d)
     base = np.zeros(d)
     left = np.zeros(d)
