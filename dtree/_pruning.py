@@ -383,6 +383,13 @@ class PruningSequence:
         over = np.flatnonzero(self._rec["alpha"] > ccp_alpha)
         return int(over[0]) if over.size else len(self)
 
+    def n_steps_for_each(self, ccp_alphas):
+        """:meth:`n_steps_for` of every alpha in ``ccp_alphas``, as an array:
+        the first step whose alpha exceeds it is the first whose running
+        maximum of the alphas does."""
+        ceiling = np.maximum.accumulate(self._rec["alpha"])
+        return np.searchsorted(ceiling, np.asarray(ccp_alphas, dtype=np.float64), side="right")
+
     def prune(self, ccp_alpha):
         """The tree scikit-learn keeps for ``ccp_alpha`` (ids in pre-order)."""
         return _preorder_renumbered(self.tree_at(self.n_steps_for(ccp_alpha)))
@@ -626,7 +633,7 @@ def distinct_subtrees(seq):
         How many collapses of ``seq`` each alpha makes.
     """
     alphas = np.unique(np.maximum(seq.ccp_alphas, 0.0))
-    ks = np.array([seq.n_steps_for(a) for a in alphas], dtype=np.intp)
+    ks = seq.n_steps_for_each(alphas).astype(np.intp)
     first = np.r_[True, ks[1:] != ks[:-1]]
     return alphas[first], ks[first]
 
@@ -727,10 +734,12 @@ def ccp_cross_validate(estimator, X, y, *, cv=5, sample_weight=None, random_stat
                                              sample_weight=fit_w(train))
         X_test = _encoded(est, _take(X, test))
         fold_seq = pruning_sequence(est.tree_)
-        fold_ks = [fold_seq.n_steps_for(a) for a in alpha_cv]
-        for i, row in enumerate(_losses_by_steps(est, fold_seq, X_test, y[test], fold_ks)):
-            losses[i, test] = row
-            fold_errors[i, f] = _weighted_mean(row, w[test])
+        fold_losses = _losses_by_steps(est, fold_seq, X_test, y[test],
+                                       fold_seq.n_steps_for_each(alpha_cv))
+        losses[:, test] = fold_losses
+        # (each row's sum as _weighted_mean makes it: a row of a 2-D sum is
+        # added in the same order as the row alone)
+        fold_errors[:, f] = (w[test] * fold_losses).sum(axis=1) / w[test].sum()
 
     cv_error = losses @ w / w.sum()
     spread = ((losses - cv_error[:, None]) ** 2) @ w / w.sum()
