@@ -114,6 +114,68 @@ def search_gini(X, P, features, starts, sizes, n_node, stats_node, allowed, all_
 
 
 @njit(cache=True)
+def search_gini_counts(X, P, features, starts, sizes, n_node, stats_node, allowed,
+                       all_allowed, msl, threshold_gap, codes, pos, best_left):
+    """:func:`search_gini` for unit weights (``UNIT_COUNTS``, no
+    ``min_weight_fraction_leaf``).  Every count, square and sum of squares
+    is an exact integer in float64, so the sums of squares are kept up to
+    date one row at a time (a row of class k moving left adds 2 l_k + 1 on
+    the left and takes 2 r_k - 1 on the right) and equal the proxy's."""
+    S = len(starts)
+    d = stats_node.shape[1]
+    n_classes = d - 1
+    left = np.zeros(n_classes)
+    right = np.zeros(n_classes)
+    for ci in range(len(features)):
+        f = features[ci]
+        xf = X[f]
+        order = P[f]
+        for s in range(S):
+            if not (all_allowed or allowed[f, s]):
+                pos[ci, s] = -1
+                continue
+            a = starts[s]
+            e = a + sizes[s]
+            sq_l = 0.0
+            sq_r = 0.0
+            for k in range(n_classes):
+                left[k] = 0.0
+                right[k] = stats_node[s, k]
+                sq_r += right[k] * right[k]
+            w_node = stats_node[s, d - 1]
+            best = -np.inf
+            best_at = -1
+            seen_nan = False
+            nn = n_node[s]
+            r = order[a]
+            x_here = xf[r]
+            for i in range(a, e - 1):
+                c = codes[r]
+                sq_l += 2.0 * left[c] + 1.0
+                sq_r -= 2.0 * right[c] - 1.0
+                left[c] += 1.0
+                right[c] -= 1.0
+                r = order[i + 1]
+                x_next = xf[r]
+                gap = x_next > x_here + threshold_gap
+                x_here = x_next
+                n_left = i - a + 1
+                if not gap or n_left < msl or nn - n_left < msl:
+                    continue
+                v = sq_l / n_left + sq_r / (w_node - n_left)
+                if v != v:
+                    seen_nan = True
+                elif v > best:
+                    best = v
+                    best_at = i
+                    for k in range(n_classes):
+                        best_left[k, ci, s] = left[k]
+                    best_left[d - 1, ci, s] = n_left
+            pos[ci, s] = -1 if seen_nan else best_at
+    return pos
+
+
+@njit(cache=True)
 def search_squared_error(X, P, features, starts, sizes, n_node, stats_node, allowed,
                          all_allowed, msl, mwl, threshold_gap, row_stats, pos, best_left):
     """:func:`search_gini`'s twin for squared error, the three running sums kept

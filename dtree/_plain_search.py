@@ -60,6 +60,8 @@ def search_numeric_plain(prob, b, cb, allowed, kernels):
               prob.min_samples_leaf, float(prob.min_weight_leaf), FEATURE_THRESHOLD)
     if mode == kernels.ROW_STATS:
         kernels.search_squared_error(*common, rows, pos, best_left)
+    elif mode == kernels.UNIT_COUNTS and prob.min_weight_leaf <= 0:
+        kernels.search_gini_counts(*common[:-2], FEATURE_THRESHOLD, codes, pos, best_left)
     else:
         kernels.search_gini(*common, mode, codes, w, pos, best_left)
     ci, s = np.nonzero(pos >= 0)

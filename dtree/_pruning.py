@@ -726,23 +726,26 @@ def ccp_cross_validate(estimator, X, y, *, cv=5, sample_weight=None, random_stat
                        for row in _losses_by_steps(full, seq, _encoded(full, X), y, ks)]
 
     folds = np.array_split(np.random.default_rng(random_state).permutation(n), cv)
-    losses = np.empty((len(alphas), n))
-    fold_errors = np.empty((len(alphas), cv))
+    fold_losses = []  # (alphas, the fold's rows) each
+    fold_sums = np.empty((len(alphas), cv))  # each fold's weighted loss
     for f, test in enumerate(folds):
         train = np.setdiff1d(np.arange(n), test)
         est = _unpruned_clone(estimator).fit(_take(X, train), y[train],
                                              sample_weight=fit_w(train))
         X_test = _encoded(est, _take(X, test))
         fold_seq = pruning_sequence(est.tree_)
-        fold_losses = _losses_by_steps(est, fold_seq, X_test, y[test],
-                                       fold_seq.n_steps_for_each(alpha_cv))
-        losses[:, test] = fold_losses
+        fold_losses.append(_losses_by_steps(est, fold_seq, X_test, y[test],
+                                            fold_seq.n_steps_for_each(alpha_cv)))
         # (each row's sum as _weighted_mean makes it: a row of a 2-D sum is
         # added in the same order as the row alone)
-        fold_errors[:, f] = (w[test] * fold_losses).sum(axis=1) / w[test].sum()
-
-    cv_error = losses @ w / w.sum()
-    spread = ((losses - cv_error[:, None]) ** 2) @ w / w.sum()
+        fold_sums[:, f] = (w[test] * fold_losses[-1]).sum(axis=1)
+    fold_errors = fold_sums / np.array([w[test].sum() for test in folds])
+    # every row's loss counts once, in the fold that held it out: summed fold
+    # by fold (arrays of one fold's rows stay small, and no BLAS call runs)
+    total_w = w.sum()
+    cv_error = fold_sums.sum(axis=1) / total_w
+    spread = sum((w[test] * (losses - cv_error[:, None]) ** 2).sum(axis=1)
+                 for test, losses in zip(folds, fold_losses)) / total_w
     cv_se = np.sqrt(spread / n)
     best = _simplest_within(cv_error, cv_error.min())
     one_se = _simplest_within(cv_error, cv_error[best] + cv_se[best])
