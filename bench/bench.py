@@ -356,6 +356,7 @@ def bench_criteria(repeat):
                 _jit._KERNEL = kernel
                 if kernel is None:
                     _jit.available()
+                ours.fit(X[:1000], y[:1000])  # (numba's kernels compiled or read from disk)
                 note = "numba" if path == "numba" else (
                     "NumPy path" + ("" if len(kernels) == 2 else ": numba is not installed"))
                 row(f"{crit}_{path}", f"{shape}: `{crit}`, {label}, unlimited depth ({note})",
