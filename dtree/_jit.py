@@ -1,6 +1,8 @@
-"""Loading the optional compiled kernel (numba); None when it is absent.
+"""Loading the optional compiled kernels (numba); None when it is absent.
 
-One kernel lives in :mod:`dtree._jit_kernels`: the absolute-error
+:mod:`dtree._jit_search` holds the plain exact search and the binary
+partition (:mod:`dtree._plain_search` says which batches they take), loaded
+with the kernel below.  One kernel lives in :mod:`dtree._jit_kernels`: the absolute-error
 criterion's running sum of absolute deviations from the weighted median of
 every prefix of every node.  It is the one search in dtree that NumPy has
 no fast form for: a running median over every prefix.  The NumPy path
