@@ -260,3 +260,108 @@ def partition_binary(P, starts, sizes, slot, n_left, keep_left, keep_right, tota
             at = right_at if kr else at + (n_left[s] if kl else 0)
         for i in range(total):
             order[i] = out[i]
+
+
+@njit(cache=True)
+def c45_entropy_candidates(P, valid, codes, w, frac, starts, sizes, n_known, f_node,
+                           stats_node, c45, least, one_class_tolerance, filter_runs,
+                           known_tot, out_at, out_pair, out_left, out_right):
+    """The positions of a chunk of C4.5's weighted rows that
+    :func:`dtree._c45_search._c45_scores` scores with the entropy, and their
+    children's statistics: the running sums (``w * (class == k)`` and ``w``,
+    the batch's running sum less its value before each node, as
+    ``_c45_cumulative`` makes them; the row fractions likewise), each
+    (feature, node)'s known totals into ``known_tot`` (d, c, S), the size
+    rule on the grown children, and ``_c45_candidates``'s filter
+    (``filter_runs``: the chunk has 3 valid positions or more).  Writes the
+    kept positions (flattened ``row * m + q``), their pairs ``row * S +
+    node``, left and right statistics; returns how many."""
+    c, m = P.shape
+    S = len(starts)
+    d = stats_node.shape[1]
+    left = np.empty((d, m))
+    cnt = np.empty(m)
+    fails = np.empty(m, dtype=np.bool_)
+    acc = np.zeros(d)
+    base = np.zeros(d)
+    kt = np.zeros(d)
+    n_out = 0
+    for ci in range(c):
+        p = P[ci]
+        for k in range(d):
+            acc[k] = 0.0
+        facc = 0.0
+        fbase = 0.0
+        s = 0
+        next_start = starts[1] if S > 1 else m
+        for i in range(m):
+            if i == next_start:  # a node starts: its sums restart from here
+                for k in range(d):
+                    base[k] = acc[k]
+                fbase = facc
+                s += 1
+                next_start = starts[s + 1] if s + 1 < S else m
+            r = p[i]
+            wr = w[r]
+            acc[codes[r]] += wr
+            acc[d - 1] += wr
+            facc += frac[r]
+            if s == 0:
+                for k in range(d):
+                    left[k, i] = acc[k]
+                cnt[i] = facc
+            else:
+                for k in range(d):
+                    left[k, i] = acc[k] - base[k]
+                cnt[i] = facc - fbase
+        for s in range(S):
+            a = starts[s]
+            e = a + sizes[s]
+            kn = n_known[ci, s]
+            f_known = 0.0
+            if c45:
+                if kn > 0:
+                    for k in range(d):
+                        kt[k] = left[k, a + kn - 1]
+                    f_known = cnt[a + kn - 1]
+                else:
+                    for k in range(d):
+                        kt[k] = 0.0
+            else:
+                for k in range(d):
+                    kt[k] = stats_node[s, k]
+            for k in range(d):
+                known_tot[k, ci, s] = kt[k]
+            other = np.inf
+            for k in range(d - 1):
+                other = min(other, kt[d - 1] - kt[k])
+            one_class = other <= one_class_tolerance * kt[d - 1]
+            fn = f_node[ci, s]
+            for i in range(a, e):
+                if not valid[ci, i]:
+                    continue
+                cnt_l = cnt[i]
+                if c45:
+                    share_l = left[d - 1, i] / kt[d - 1]
+                    f_miss = fn - f_known
+                    cnt_r = f_known - cnt_l
+                    cnt_r += (1.0 - share_l) * f_miss
+                    cnt_l = cnt_l + f_miss * share_l
+                else:
+                    cnt_r = fn - cnt_l
+                fails[i] = not (cnt_l >= least and cnt_r >= least)
+            pair = ci * S + s
+            for i in range(a, e):
+                if not valid[ci, i] or fails[i]:
+                    continue
+                if (filter_runs and not one_class and 0 < i < m - 1 and valid[ci, i - 1]
+                        and valid[ci, i + 1] and codes[p[i]] == codes[p[i + 1]]
+                        and a < i and i + 1 < e and not fails[i - 1] and not fails[i + 1]):
+                    continue  # inside a run of one class: below a neighbour
+                out_at[n_out] = ci * m + i
+                out_pair[n_out] = pair
+                for k in range(d):
+                    out_left[k, n_out] = left[k, i]
+                    out_right[k, n_out] = kt[k] - left[k, i]
+                n_out += 1
+    return n_out
