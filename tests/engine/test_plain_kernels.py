@@ -1,8 +1,9 @@
-"""The compiled kernels of the plain exact search and partition (numba, when
-installed: dtree._jit_search) grow bit for bit the trees of the NumPy path,
-which stays the reference: every array of the tree, for Gini (unit and
+"""The compiled kernels (numba, when installed: dtree._jit_search) grow bit
+for bit the trees of the NumPy path, which stays the reference: every array
+of the tree.  The plain exact search and partition, for Gini (unit and
 other weights) and squared error, with the size and weight rules, drawn
-features, leaf budgets and tied values."""
+features, leaf budgets and tied values; C4.5's weighted levels with the
+entropy and gain ratio, missing values sent down every branch."""
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor, _jit, pruning_sequence
+from dtree._tree import _CHILD_ARRAYS, _NODE_ARRAYS
 from tests.helpers.installed import require
 
 FIELDS = ("feature", "threshold", "children_left", "children_right", "value", "impurity",
@@ -76,6 +78,47 @@ def test_a_larger_fit_is_the_same_on_both_paths(growth):
         got = _grown(model, X, y, None, True)
         for name in FIELDS:
             assert got[name].tobytes() == want[name].tobytes(), name
+
+
+def _c45_arrays(tree):
+    out = {}
+    for name in _NODE_ARRAYS + _CHILD_ARRAYS:
+        a = getattr(tree, name)
+        if name == "branch_of_code":  # per node: None or an array
+            a = np.array([repr(None if v is None else np.asarray(v).tolist()) for v in a])
+        out[name] = np.asarray(a).tobytes()
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(2, 600), n_classes=st.integers(2, 4), seed=st.integers(0, 10_000),
+       ties=st.booleans(), missing=st.sampled_from([0.0, 0.1, 0.4]),
+       weights=st.booleans(), leaf=st.integers(1, 4),
+       algorithm=st.sampled_from(["c4.5", "id3-numeric", "gain_ratio"]))
+def test_c45s_compiled_levels_grow_the_numpy_paths_tree(n, n_classes, seed, ties, missing,
+                                                         weights, leaf, algorithm):
+    require(_jit.available(), "the compiled kernels (numba; or DTREE_NO_JIT=1 is set)")
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4)).astype(np.float32)
+    if ties:
+        X = np.round(X, 1)
+    y = ((X[:, 0] + rng.normal(size=n) > 0).astype(int) + rng.integers(0, n_classes - 1, n))
+    X[rng.random(X.shape) < missing] = np.nan
+    w = rng.uniform(0.2, 3.0, n) if weights else None
+    params = {"c4.5": dict(algorithm="c4.5", min_samples_leaf=leaf),
+              "id3-numeric": dict(criterion="entropy", missing="c4.5", min_samples_leaf=leaf),
+              "gain_ratio": dict(criterion="gain_ratio", missing="c4.5",
+                                 min_samples_leaf=leaf)}[algorithm]
+    trees = []
+    for compiled in (False, True):
+        with pytest.MonkeyPatch.context() as m:
+            if compiled:
+                m.setattr(_jit, "JIT_MIN_ROWS", 0)
+            else:
+                m.setattr(_jit, "_KERNEL", False)
+            trees.append(_c45_arrays(DecisionTreeClassifier(**params).fit(
+                X, y, sample_weight=w).tree_))
+    assert trees[0] == trees[1]
 
 
 @settings(max_examples=30, deadline=None)
