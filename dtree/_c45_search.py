@@ -6,7 +6,9 @@ size rules read sums of row fractions (:func:`grown_sizes`).  A batch of
 such rows is searched by :func:`search_numeric_c45`: the candidates of
 :func:`dtree._search._search_numeric`, bit for bit, with less work (only
 the positions where a threshold may go are scored, and the large arrays are
-the fit's reused scratch arrays, :class:`Workspace`).
+the fit's reused scratch arrays, :class:`Workspace`).  With numba loaded, a
+classifier's entropy search takes its positions and sums from a compiled
+kernel (:func:`compiled_entropy_candidates`), bit for bit the same.
 """
 
 import numpy as np

@@ -15,6 +15,10 @@ unit weights), so the trees are bit for bit the NumPy path's.
 :func:`partition_binary` is :func:`dtree._partition._partition_binary` as one
 loop per feature: each node's rows to its left child, then its right one, in
 order.
+
+:func:`c45_entropy_candidates` does the running sums, the size rule and the
+candidate filter of a level of C4.5's weighted rows (the entropy's
+logarithms stay NumPy's, in :func:`dtree._criteria.entropy_proxy_into`).
 """
 
 import numpy as np
