@@ -27,7 +27,7 @@ from numba import njit
 #: The criteria the kernels score, by ``Criterion.name``.
 PROXY = {"gini": 0, "squared_error": 1, "friedman_mse": 1}
 #: How the running sums are read: class codes counted (unit weights), class
-#: codes times weights, or the criterion's own per-row statistics.
+#: codes times weights, or the criterion's own per-row statistics (d, n).
 UNIT_COUNTS, WEIGHTED_CLASSES, ROW_STATS = 0, 1, 2
 
 
@@ -183,9 +183,10 @@ def search_gini_counts(X, P, features, starts, sizes, n_node, stats_node, allowe
 def search_squared_error(X, P, features, starts, sizes, n_node, stats_node, allowed,
                          all_allowed, msl, mwl, threshold_gap, row_stats, pos, best_left):
     """:func:`search_gini`'s twin for squared error, the three running sums kept
-    in registers: ``row_stats`` holds each row's w*y, w*y^2 and w (the
-    statistics' other rows, all zero, stay zero in ``best_left``)."""
+    in registers: ``row_stats`` (d, n) holds w*y, w*y^2, then a row of zeros
+    (Poisson's), then w; the zeros' sums stay zero in ``best_left``."""
     S = len(starts)
+    last = row_stats.shape[0] - 1
     for ci in range(len(features)):
         f = features[ci]
         xf = X[f]
@@ -206,9 +207,9 @@ def search_squared_error(X, P, features, starts, sizes, n_node, stats_node, allo
             r = order[a]
             x_here = xf[r]
             for i in range(a, e):
-                acc0 += row_stats[r, 0]
-                acc1 += row_stats[r, 1]
-                acc2 += row_stats[r, 2]
+                acc0 += row_stats[0, r]
+                acc1 += row_stats[1, r]
+                acc2 += row_stats[last, r]
                 if i + 1 >= e:
                     break
                 r = order[i + 1]

@@ -31,18 +31,12 @@ def plain_kernels(prob, b):
 
 def _row_stats(prob, kernels):
     """How the kernel reads each row's statistics: (mode, codes, weights,
-    statistics as (n, d), made once per problem).  Squared error's rows are
-    w*y, w*y^2 and w (its statistics' third row, Poisson's, is zero)."""
-    crit = prob.criterion
+    the statistics (d, n), for squared error)."""
     empty = np.zeros((0, 0))
-    if crit.is_classification:
+    if prob.criterion.is_classification:
         mode = kernels.UNIT_COUNTS if prob.unit_weights else kernels.WEIGHTED_CLASSES
         return mode, prob.codes, prob.w, empty
-    rows = prob.__dict__.get("_stats_by_row")
-    if rows is None:
-        rows = np.ascontiguousarray(prob.stats[[0, 1, -1]].T)
-        prob.__dict__["_stats_by_row"] = rows
-    return kernels.ROW_STATS, np.zeros(0, np.int8), prob.w, rows
+    return kernels.ROW_STATS, np.zeros(0, np.int8), prob.w, prob.stats
 
 
 def search_numeric_plain(prob, b, cb, allowed, kernels):
