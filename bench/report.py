@@ -195,7 +195,8 @@ target holds on one shape only.
   LightGBM runs with `num_threads=1, n_estimators=1, num_leaves=255,
   max_depth=8, max_bin=255`; binning is part of both fits.
 * **Peak memory** is the peak RSS increase of one fit in a fresh process,
-  with the data loaded before the fit starts.
+  with the data, and each library's code (numba's kernels too, by a small
+  fit), loaded before the fit starts.
 * **The app** (`bench/uploads.py`): headless Chromium through Playwright,
   CSVs of ten numeric columns and a three-class text label (500k rows are
   34 MB).  Each interval is timed by the page's own clock, from the event
