@@ -169,6 +169,48 @@ def three_class_data(n):
     return X.astype(np.float32), y
 
 
+#: The two data shapes every target is measured on (``make_classification``,
+#: ten features, six informative): A is the data above, B has the classes
+#: closer together (class_sep=0.8), which grows much larger trees.
+CLASS_SHAPES = {"A": {}, "B": {"class_sep": 0.8}}
+
+
+def classification_data(n, shape, n_classes=3):
+    """n rows of shape ``shape`` (``CLASS_SHAPES``), float32."""
+    X, y = make_classification(n_samples=n, n_features=10, n_informative=6,
+                               n_classes=n_classes, random_state=0, **CLASS_SHAPES[shape])
+    return X.astype(np.float32), y
+
+
+def regression_data(n, shape):
+    """n rows of ten normal features, float32, and a noisy target: A a smooth
+    function of two features, B Friedman's #1 (five features, interactions)."""
+    rng = np.random.default_rng(0)
+    if shape == "A":
+        X = rng.normal(size=(n, 10)).astype(np.float32)
+        return X, X[:, 0] * 3 + np.sin(2 * X[:, 1]) + rng.normal(size=n)
+    from sklearn.datasets import make_friedman1
+
+    X, y = make_friedman1(n_samples=n, n_features=10, noise=1.0, random_state=0)
+    return X.astype(np.float32), y
+
+
+def string_table(n, shape):
+    """n rows of ten string columns and a 0/1 target (the ``id3`` rows)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(0 if shape == "A" else 1)
+    levels = (lambda j: 2 + j % 5) if shape == "A" else (lambda j: 3 + j % 7)
+    table = pd.DataFrame({f"c{j}": rng.choice([f"v{k}" for k in range(levels(j))], n)
+                          for j in range(10)})
+    if shape == "A":
+        y = (table["c0"] == "v0") ^ (table["c3"] == "v1") | (table["c7"] == "v2")
+    else:  # a deeper rule, and 10% of the labels flipped
+        y = ((table["c1"] == "v1") & (table["c4"] != "v0")) | (table["c8"] == "v3")
+        y = y ^ (rng.random(n) < 0.1)
+    return table, y.to_numpy(int)
+
+
 def alternate(fns, repeat):
     """Best time of each function, running them in turn ``repeat`` times."""
     times = [[] for _ in fns]
@@ -233,8 +275,15 @@ MISSING_CASES = [
 ]
 
 
+def missing_data(n, shape="A"):
+    """``classification_data`` with 10% of the values set to NaN."""
+    X, y = classification_data(n, shape)
+    X[np.random.default_rng(0).random(X.shape) < 0.1] = np.nan
+    return X, y
+
+
 def alternate_both(fns, repeat):
-    """Best wall-clock and best CPU time of each function, run in turn."""
+    """The median wall-clock and median CPU time of each function, run in turn."""
     wall, cpu = [[] for _ in fns], [[] for _ in fns]
     for _ in range(repeat):
         for fn, w, c in zip(fns, wall, cpu):
@@ -242,28 +291,29 @@ def alternate_both(fns, repeat):
             fn()
             w.append(time.perf_counter() - start)
             c.append(time.process_time() - start_cpu)
-    return [min(t) for t in wall], [min(t) for t in cpu]
+    return [float(np.median(t)) for t in wall], [float(np.median(t)) for t in cpu]
 
 
 def bench_missing(repeat):
-    """{"c4.5" | "j48": [(data, scikit-learn CPU s, dtree CPU s)]}"""
+    """{"c4.5" | "j48": [(shape and size, scikit-learn CPU s, dtree CPU s)]}"""
     cpu_times = {"c4.5": [], "j48": []}
     print("\n| data (C4.5's missing values) | scikit-learn | `c4.5` | ratio | `j48` | ratio "
-          "| CPU ratio `c4.5` | CPU ratio `j48` |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for label, n in MISSING_CASES:
-        X, y = three_class_data(n)
-        X[np.random.default_rng(0).random(X.shape) < 0.1] = np.nan
-        sk = SkTree(criterion="entropy", random_state=0)
-        c45 = DecisionTreeClassifier(algorithm="c4.5")
-        j48 = DecisionTreeClassifier(algorithm="j48")
-        (a, b, c), (ca, cb, cc) = alternate_both(
-            [lambda: sk.fit(X, y), lambda: c45.fit(X, y), lambda: j48.fit(X, y)], repeat)
-        print(f"| {label} | {a * 1000:.0f} ms | {b * 1000:.0f} ms | {b / a:.1f} "
-              f"| {c * 1000:.0f} ms | {c / a:.1f} | {cb / ca:.1f} | {cc / ca:.1f} |")
-        short = label.split(" ×")[0]
-        cpu_times["c4.5"].append((short, ca, cb))
-        cpu_times["j48"].append((short, ca, cc))
+          "| CPU ratio `c4.5` | CPU ratio `j48` | nodes: scikit-learn, `c4.5` |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for shape in CLASS_SHAPES:
+        for label, n in MISSING_CASES:
+            X, y = missing_data(n, shape)
+            sk = SkTree(criterion="entropy", random_state=0)
+            c45 = DecisionTreeClassifier(algorithm="c4.5")
+            j48 = DecisionTreeClassifier(algorithm="j48")
+            (a, b, c), (ca, cb, cc) = alternate_both(
+                [lambda: sk.fit(X, y), lambda: c45.fit(X, y), lambda: j48.fit(X, y)], repeat)
+            print(f"| {shape}: {label} | {a * 1000:.0f} ms | {b * 1000:.0f} ms | {b / a:.1f} "
+                  f"| {c * 1000:.0f} ms | {c / a:.1f} | {cb / ca:.1f} | {cc / ca:.1f} "
+                  f"| {sk.tree_.node_count}, {c45.tree_.node_count} |")
+            short = f"{shape} {label.split(' ×')[0]}"
+            cpu_times["c4.5"].append((short, ca, cb))
+            cpu_times["j48"].append((short, ca, cc))
     try:  # how busy the machine was (Linux)
         with open("/proc/loadavg") as f:
             load = " ".join(f.read().split()[:3])
@@ -275,60 +325,56 @@ def bench_missing(repeat):
 
 def bench_criteria(repeat):
     """The other criteria, multiway trees and cross-validated pruning, each
-    against scikit-learn in the same run: {target key: (scikit-learn s, dtree s)}."""
-    import pandas as pd
+    against scikit-learn in the same run, on both data shapes:
+    {target key: [(shape, scikit-learn s, dtree s)]} (CPU time)."""
     from sklearn.model_selection import KFold
     from sklearn.tree import DecisionTreeRegressor as SkRegressor
 
-    from dtree import DecisionTreeRegressor
+    from dtree import DecisionTreeRegressor, _jit
     from dtree._pruning import ccp_cross_validate
 
     times = {}
-    print("\n| criterion, data | scikit-learn | dtree | ratio dtree/sklearn |")
+    print("\n| criterion, data | scikit-learn | dtree | ratio dtree/sklearn (CPU time) |")
     print("|---|---:|---:|---:|")
-    rng = np.random.default_rng(0)
-    for label, crit, n in (("`absolute_error`, 20k × 10, unlimited depth", "absolute_error",
-                            20_000),
-                           ("`squared_error`, 200k × 10, unlimited depth", "squared_error",
-                            200_000)):
-        X = rng.normal(size=(n, 10)).astype(np.float32)
-        y = X[:, 0] * 3 + np.sin(2 * X[:, 1]) + rng.normal(size=n)
-        sk = SkRegressor(criterion=crit, random_state=0)
-        ours = DecisionTreeRegressor(criterion=crit)
-        paths = [("", None)]
-        if crit == "absolute_error":
-            from dtree import _jit
-            # the compiled kernel (numba, loaded first by available() so that
-            # its one-off start-up is not timed), then the NumPy path
-            paths = [(" (numba kernel)", None), (" (NumPy path, without numba)", False)]
-            if not _jit.available():
-                paths = [(" (NumPy path: numba is not installed)", False)]
-        for note, kernel in paths:
-            if kernel is not None:
-                from dtree import _jit
+
+    def row(key, label, fns, runs):
+        a, b = alternate_cpu(fns, runs)
+        print(f"| {label} | {a * 1000:.0f} ms | {b * 1000:.0f} ms | {b / a:.2f} |")
+        times.setdefault(key, []).append((label.split(":")[0], a, b))
+
+    # numba (loaded first by available(), so that its one-off start-up is not
+    # timed) does the absolute-error medians and the plain exact search; the
+    # NumPy path is timed too, with numba turned off
+    kernels = [("numba", None), ("numpy", False)] if _jit.available() else [("numpy", False)]
+    for crit, n, label in (("absolute_error", 20_000, "20k × 10"),
+                           ("squared_error", 200_000, "200k × 10")):
+        for shape in ("A", "B"):
+            X, y = regression_data(n, shape)
+            sk = SkRegressor(criterion=crit, random_state=0)
+            ours = DecisionTreeRegressor(criterion=crit)
+            for path, kernel in kernels:
                 _jit._KERNEL = kernel
-            a, b = alternate([lambda: sk.fit(X, y), lambda: ours.fit(X, y)],
-                             1 if kernel is False else min(repeat, 3))
-            print(f"| {label}{note} | {a * 1000:.0f} ms | {b * 1000:.0f} ms | {b / a:.2f} |")
-            if crit == "squared_error":
-                times["squared_error"] = (a, b)
-            else:
-                path = "numpy" if kernel is False else "numba"
-                times[f"absolute_error_{path}"] = (a, b)
+                if kernel is None:
+                    _jit.available()
+                ours.fit(X[:1000], y[:1000])  # (numba's kernels compiled or read from disk)
+                note = "numba" if path == "numba" else (
+                    "NumPy path" + ("" if len(kernels) == 2 else ": numba is not installed"))
+                row(f"{crit}_{path}", f"{shape}: `{crit}`, {label}, unlimited depth ({note})",
+                    [lambda: sk.fit(X, y), lambda: ours.fit(X, y)], min(repeat, 3))
+    _jit._KERNEL = None
+    _jit.available()
 
     # multiway ID3 on a table of strings; scikit-learn needs one-hot columns
     # (pandas.get_dummies, timed with it)
-    n = 200_000
-    table = pd.DataFrame({f"c{j}": rng.choice([f"v{k}" for k in range(2 + j % 5)], n)
-                          for j in range(10)})
-    y = ((table["c0"] == "v0") ^ (table["c3"] == "v1") | (table["c7"] == "v2")).to_numpy(int)
-    sk = SkTree(criterion="entropy", random_state=0)
-    ours = DecisionTreeClassifier(algorithm="id3")
-    a, b = alternate([lambda: sk.fit(pd.get_dummies(table), y), lambda: ours.fit(table, y)],
-                     min(repeat, 3))
-    print(f"| multiway `id3`, 200k × 10 string columns (scikit-learn: one-hot) "
-          f"| {a * 1000:.0f} ms | {b * 1000:.0f} ms | {b / a:.2f} |")
-    times["id3"] = (a, b)
+    import pandas as pd
+
+    for shape in ("A", "B"):
+        table, y = string_table(200_000, shape)
+        sk = SkTree(criterion="entropy", random_state=0)
+        ours = DecisionTreeClassifier(algorithm="id3")
+        row("id3", f"{shape}: multiway `id3`, 200k × 10 string columns (scikit-learn: one-hot)",
+            [lambda: sk.fit(pd.get_dummies(table), y), lambda: ours.fit(table, y)],
+            min(repeat, 3))
 
     # ccp_cross_validate against the least scikit-learn work for the answer:
     # grow each tree once (all rows and each fold), take its path from the
@@ -337,23 +383,36 @@ def bench_criteria(repeat):
     # (scikit-learn cannot score a path's subtrees without refitting, so this
     # is a lower bound)
     from sklearn.tree._tree import ccp_pruning_path as sk_path_of_tree
-    X, y = three_class_data(5_000)
 
-    def sk_cv():
-        full = SkTree(random_state=0).fit(X, y)
-        sk_path_of_tree(full.tree_)
-        for train, test in KFold(5, shuffle=True, random_state=0).split(X):
-            fold = SkTree(random_state=0).fit(X[train], y[train])
-            sk_path_of_tree(fold.tree_)
-            fold.predict(X[test])
+    for shape in ("A", "B"):
+        X, y = classification_data(5_000, shape)
 
-    a, b = alternate([sk_cv, lambda: ccp_cross_validate(DecisionTreeClassifier(), X, y, cv=5)],
-                     min(repeat, 3))
-    print(f"| `ccp_cross_validate`, 5k × 10, 5 folds (scikit-learn: grow, path of the "
-          f"fitted tree, predict the held-out fold; 6 trees) "
-          f"| {a * 1000:.0f} ms | {b * 1000:.0f} ms | {b / a:.2f} |")
-    times["ccp_cross_validate"] = (a, b)
+        def sk_cv():
+            full = SkTree(random_state=0).fit(X, y)
+            sk_path_of_tree(full.tree_)
+            for train, test in KFold(5, shuffle=True, random_state=0).split(X):
+                fold = SkTree(random_state=0).fit(X[train], y[train])
+                sk_path_of_tree(fold.tree_)
+                fold.predict(X[test])
+
+        row("ccp_cross_validate", f"{shape}: `ccp_cross_validate`, 5k × 10, 5 folds "
+            "(scikit-learn: grow, path of the fitted tree, predict the held-out fold; 6 trees)",
+            [sk_cv, lambda: ccp_cross_validate(DecisionTreeClassifier(), X, y, cv=5)],
+            max(repeat, 5))
     return times
+
+
+def alternate_cpu(fns, repeat):
+    """The median CPU time (``time.process_time``) of each function, run in
+    turn ``repeat`` times: on a shared machine the CPU time is what other
+    work disturbs least, and the median is steadier than the best."""
+    times = [[] for _ in fns]
+    for _ in range(repeat):
+        for fn, t in zip(fns, times):
+            start = time.process_time()
+            fn()
+            t.append(time.process_time() - start)
+    return [float(np.median(t)) for t in times]
 
 
 HIST_ROWS, HIST_TEST_ROWS, HIST_DEPTH = 1_000_000, 200_000, 8
@@ -391,6 +450,9 @@ sys.path.insert(0, {root!r})
 sys.path.insert(0, {bench!r})
 import bench
 X, y = np.load({x!r}), np.load({y!r})
+# a small fit first: each library's code, numba's kernels included, is
+# loaded before the peak is counted (the data's memory is what is compared)
+bench.hist_models()[{name!r}]().fit(X[:20_000], y[:20_000])
 model = bench.hist_models()[{name!r}]()
 def status(field):
     with open("/proc/self/status") as f:
@@ -431,6 +493,13 @@ def bench_hist(repeat):
     times = dict(zip(fast, alternate([lambda m=models[k]: m.fit(X, y) for k in fast], repeat)))
     # the exact fits take minutes on a busy machine: timed once
     times.update(zip(slow, alternate([lambda m=models[k]: m.fit(X, y) for k in slow], 1)))
+    # the fit target on the second shape too (CPU time, medians)
+    by_shape = [("A",) + tuple(alternate_cpu([lambda m=models[k]: m.fit(X, y) for k in
+                                              ("LightGBM", "dtree hist")], repeat))]
+    X_b, y_b = classification_data(HIST_ROWS, "B", n_classes=2)
+    pair = [makers["LightGBM"](), makers["dtree hist"]()]
+    by_shape.append(("B",) + tuple(alternate_cpu([lambda m=m: m.fit(X_b, y_b) for m in pair],
+                                                 repeat)))
     accuracy = {name: float(np.mean(m.predict(X_test) == y_test)) for name, m in models.items()}
     with tempfile.TemporaryDirectory() as tmp:
         x_path, y_path = Path(tmp) / "X.npy", Path(tmp) / "y.npy"
@@ -451,7 +520,10 @@ def bench_hist(repeat):
           f"hist/exact: {times['dtree hist'] / times['dtree exact']:.2f}; "
           f"hist/scikit-learn: {times['dtree hist'] / times['scikit-learn']:.2f}; "
           f"accuracy exact − hist: {gap:+.2f} points (target ≤ 0.5)")
-    return {"time_s": times, "accuracy": accuracy, "memory_mb": memory}
+    for shape, lgb_s, hist_s in by_shape:
+        print(f"hist/LightGBM, shape {shape}, CPU time: {hist_s / lgb_s:.2f} "
+              f"({hist_s * 1000:.0f} ms vs {lgb_s * 1000:.0f} ms)")
+    return {"time_s": times, "accuracy": accuracy, "memory_mb": memory, "fit_by_shape": by_shape}
 
 
 if __name__ == "__main__":

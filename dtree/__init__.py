@@ -53,9 +53,10 @@ from ._tree_view import is_missing_split
 from ._median import sad_prefix
 from ._resample import MAX_RESAMPLES, RESAMPLE_METHODS, ResampledTrees, resampled_trees
 from ._problem import FEATURE_THRESHOLD
-from ._pruning import (PruneResult, PruneStep, PruningPath, PruningSequence, ccp_cross_validate,
-                       ccp_holdout, ccp_prune, cost_complexity_table, distinct_subtrees,
-                       pessimistic_prune, pruning_path, pruning_sequence, reduced_error_prune)
+from ._pruning import (PruneStep, PruningPath, PruningSequence, ccp_cross_validate, ccp_holdout,
+                       ccp_prune, cost_complexity_table, distinct_subtrees, pruning_path,
+                       pruning_sequence)
+from ._rep_pep import PruneResult, pessimistic_prune, reduced_error_prune
 from ._errors import (MESSAGES, PROBLEMS, TREE_FILE_MESSAGES, CodedError, Note, TreeFileError,
                       problem_text)
 from ._sklearn import NEEDS_DATA, from_sklearn

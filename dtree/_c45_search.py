@@ -6,13 +6,16 @@ size rules read sums of row fractions (:func:`grown_sizes`).  A batch of
 such rows is searched by :func:`search_numeric_c45`: the candidates of
 :func:`dtree._search._search_numeric`, bit for bit, with less work (only
 the positions where a threshold may go are scored, and the large arrays are
-the fit's reused scratch arrays, :class:`Workspace`).
+the fit's reused scratch arrays, :class:`Workspace`).  With numba loaded, a
+classifier's entropy search takes its positions and sums from a compiled
+kernel (:func:`compiled_entropy_candidates`), bit for bit the same.
 """
 
 import numpy as np
 
 from ._candidates import BestThresholds, store_best
 from ._criteria import Entropy, entropy_proxy_into
+from ._jit import search_kernels
 from ._problem import FEATURE_THRESHOLD, SIZE_TOLERANCE, running_sum, take_rows
 
 
@@ -251,6 +254,9 @@ def search_numeric_c45(prob, b, cb, allowed, n_known):
     numeric = prob.numeric_features[allowed[prob.numeric_features].any(axis=1)]
     all_allowed = bool(allowed.all())
     chunk = max(1, min(len(numeric), C45_CHUNK_ELEMENTS // max(m, 1)))
+    kernels = None
+    if crit.is_classification and type(crit).search_proxy is Entropy.search_proxy:
+        kernels = search_kernels(m * len(numeric))
     # per chunk with missing values (True) or without: its best thresholds
     found = {False: [], True: []}
     for c0 in range(0, len(numeric), chunk):
@@ -271,26 +277,33 @@ def search_numeric_c45(prob, b, cb, allowed, n_known):
         valid[:, -1] = False
         if not valid.any():
             continue
-        if crit.is_classification and not prob.unit_weights:
-            left = _c45_cumulative(prob, p, starts, sizes, b)  # (d, c, m)
-        else:
-            left = prob.cumulative(p, starts, sizes, b.stats_node, b.n_left_all)
-        rows = np.arange(len(fs))[:, None]
-        if missing_here:
-            known_tot = left[:, rows, np.maximum(starts + nk - 1, 0)]  # (d, c, S)
-            known_tot[:, nk == 0] = 0.0
-        else:
-            known_tot = np.broadcast_to(b.stats_node.T[:, None, :], (b.d, len(fs), S))
         c45 = missing_here
-        with np.errstate(divide="ignore", invalid="ignore"):
-            vi, pair, proxy = _c45_scores(prob, b, left, known_tot, valid, p, nk, c45)
+        if kernels is not None:  # (numba: the same positions and sums, in one pass)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                vi, pair, L, R, known_tot = compiled_entropy_candidates(prob, b, p, valid, nk,
+                                                                        c45, kernels)
+                proxy = entropy_proxy_into(L, R, np.empty(len(vi)), np.empty(len(vi)))
+        else:
+            if crit.is_classification and not prob.unit_weights:
+                left = _c45_cumulative(prob, p, starts, sizes, b)  # (d, c, m)
+            else:
+                left = prob.cumulative(p, starts, sizes, b.stats_node, b.n_left_all)
+            rows = np.arange(len(fs))[:, None]
+            if missing_here:
+                known_tot = left[:, rows, np.maximum(starts + nk - 1, 0)]  # (d, c, S)
+                known_tot[:, nk == 0] = 0.0
+            else:
+                known_tot = np.broadcast_to(b.stats_node.T[:, None, :], (b.d, len(fs), S))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                vi, pair, proxy = _c45_scores(prob, b, left, known_tot, valid, p, nk, c45)
         first = _first_best(proxy, pair)
         if not len(first):
             continue
         ci, q = np.divmod(vi[first], m)
         s = pair[first] - ci * S
         total = known_tot[:, ci, s] if c45 else b.stats_node[s].T
-        found[c45].append((fs[ci], s, q, left[:, ci, q], total, x[ci, q],
+        lft = L[:, first] if kernels is not None else left[:, ci, q]
+        found[c45].append((fs[ci], s, q, lft, total, x[ci, q],
                            x[ci, np.minimum(q + 1, m - 1)]))
     # every chunk's best thresholds recorded at once (per kind of chunk)
     for c45, parts in found.items():
@@ -299,6 +312,28 @@ def search_numeric_c45(prob, b, cb, allowed, n_known):
             store_best(prob, b, cb, BestThresholds(
                 f, s, q, lft, total, total[-1], n_known[f, s], sizes[s] - n_known[f, s], lo,
                 hi, np.zeros(len(f), dtype=bool), c45, c45))
+
+
+def compiled_entropy_candidates(prob, b, p, valid, n_known, c45, kernels):
+    """:func:`_c45_scores`'s positions for the entropy and their sums, by the
+    compiled kernel: ``(positions, pairs, left (d, k), right (d, k), known
+    totals (d, c, S))``, bit for bit the NumPy path's."""
+    c, m = p.shape
+    d, S = b.d, b.S
+    fp = prob.frac.take(p)
+    f_node = np.add.reduceat(fp, b.starts, axis=1)  # (as _c45_scores sums them)
+    cap = int(np.count_nonzero(valid))
+    at = np.empty(cap, dtype=np.intp)
+    pair = np.empty(cap, dtype=np.intp)
+    left = np.empty((d, cap))
+    right = np.empty((d, cap))
+    known_tot = np.empty((d, c, S))
+    k = kernels.c45_entropy_candidates(
+        p, valid, prob.codes, prob.w, prob.frac, b.starts, b.sizes,
+        np.ascontiguousarray(n_known, dtype=np.intp), f_node,
+        np.ascontiguousarray(b.stats_node), c45, prob.min_samples_leaf - SIZE_TOLERANCE,
+        ONE_CLASS_TOLERANCE, cap >= 3, known_tot, at, pair, left, right)
+    return at[:k], pair[:k], left[:, :k], right[:, :k], known_tot
 
 
 def grown_sizes(prob, p, starts, sizes, nk, left, known_tot, b, c45):

@@ -425,7 +425,7 @@ def error_based_prune(model, X, y, confidence=0.25, subtree_raising=True, *,
     """
     from ._base import as_sample_weight, as_target
     from ._criteria import make_criterion
-    from ._pruning import PruneResult, _record
+    from ._rep_pep import PruneResult, _record
 
     refuse("error_based_prune", model, y)
     if not (hasattr(model, "tree_") and hasattr(model, "classes_")):

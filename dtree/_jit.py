@@ -1,6 +1,8 @@
-"""Loading the optional compiled kernel (numba); None when it is absent.
+"""Loading the optional compiled kernels (numba); None when it is absent.
 
-One kernel lives in :mod:`dtree._jit_kernels`: the absolute-error
+:mod:`dtree._jit_search` holds the plain exact search and the binary
+partition (:mod:`dtree._plain_search` says which batches they take), loaded
+with the kernel below.  One kernel lives in :mod:`dtree._jit_kernels`: the absolute-error
 criterion's running sum of absolute deviations from the weighted median of
 every prefix of every node.  It is the one search in dtree that NumPy has
 no fast form for: a running median over every prefix.  The NumPy path
@@ -55,3 +57,13 @@ def kernel_for(n_rows):
         kernel = _load()
     return kernel
 
+
+def search_kernels(n_rows):
+    """The compiled kernels of the plain exact search and partition (the
+    module :mod:`dtree._jit_search`) for a search of ``n_rows`` rows, loaded
+    as :func:`kernel_for` loads numba; None for the NumPy path."""
+    if kernel_for(n_rows) is None:
+        return None
+    from . import _jit_search
+
+    return _jit_search

@@ -9,6 +9,7 @@ every feature's order stably, in place, so the children stay sorted.
 import numpy as np
 
 from ._median import group_mean_absolute_deviations
+from ._plain_search import partition_binary_plain
 from ._problem import CHUNK_ELEMENTS, slices, sliced
 from ._tree import MULTIWAY, NUMERIC
 
@@ -145,7 +146,10 @@ def partition(prob, P, starts, sizes, split, kids, keep):
         keep_left[split], keep_right[split] = keep[0::2], keep[1::2]
         n_left = np.zeros(S, dtype=np.intp)
         n_left[split] = kids.counts[0::2]
-        if sliced(P.shape[1]):
+        if partition_binary_plain(P, starts, sizes, slot, n_left, keep_left, keep_right,
+                                  P_out.shape[1]):
+            pass
+        elif sliced(P.shape[1]):
             _partition_binary_sliced(P, P_out, starts, sizes, slot, n_left, keep_left,
                                      keep_right)
         else:

@@ -1,4 +1,4 @@
-"""Post-pruning you can watch: minimal cost-complexity, reduced-error, pessimistic.
+"""Post-pruning you can watch: minimal cost-complexity.
 
 Minimal cost-complexity pruning (Breiman et al.; scikit-learn's ``ccp_alpha``)
 ------------------------------------------------------------------------------
@@ -17,14 +17,7 @@ a leaf.  This gives the nested subtrees T0 (the input) > T1 > ... > {root}.
 ``ccp_alpha = a`` keeps pruning while the smallest g(t) <= a.  Every sum is
 formed in the order scikit-learn forms it, so exact ties break the same way.
 
-Reduced-error (REP) and pessimistic error pruning (PEP)
--------------------------------------------------------
-REP uses a validation set: bottom-up, a node is collapsed when its validation
-errors as a leaf are not larger than those of the branch below it.  PEP uses
-only the training counts stored in the tree, with a continuity correction of
-1/2 per leaf: top-down, a node is collapsed when
-``error(t) + 0.5 < E(T_t) + std(T_t)`` with ``E(T_t) = sum of leaf errors +
-0.5 * |T_t|`` and ``std(T_t) = sqrt(E(T_t) * (1 - E(T_t) / N(T_t)))``.
+Reduced-error and pessimistic error pruning are in :mod:`dtree._rep_pep`.
 
 Nothing here mutates a tree: every function returns a new ``Tree``.  Trees are
 walked through ``parent``, ``depth``, ``is_leaf()`` and ``children_of()``, so
@@ -33,7 +26,6 @@ nodes with more than two children need no special case.
 
 import heapq
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 
@@ -42,9 +34,8 @@ from ._multioutput import refuse
 from ._tree import _NODE_ARRAYS, Tree, preorder
 
 __all__ = [
-    "PruneResult", "PruneStep", "PruningPath", "PruningSequence", "ccp_cross_validate",
-    "ccp_holdout", "ccp_prune", "cost_complexity_table", "pessimistic_prune",
-    "pruning_path", "pruning_sequence", "reduced_error_prune",
+    "PruneStep", "PruningPath", "PruningSequence", "ccp_cross_validate", "ccp_holdout",
+    "ccp_prune", "cost_complexity_table", "pruning_path", "pruning_sequence",
 ]
 
 
@@ -384,6 +375,13 @@ class PruningSequence:
         over = np.flatnonzero(self._rec["alpha"] > ccp_alpha)
         return int(over[0]) if over.size else len(self)
 
+    def n_steps_for_each(self, ccp_alphas):
+        """:meth:`n_steps_for` of every alpha in ``ccp_alphas``, as an array:
+        the first step whose alpha exceeds it is the first whose running
+        maximum of the alphas does."""
+        ceiling = np.maximum.accumulate(self._rec["alpha"])
+        return np.searchsorted(ceiling, np.asarray(ccp_alphas, dtype=np.float64), side="right")
+
     def prune(self, ccp_alpha):
         """The tree scikit-learn keeps for ``ccp_alpha`` (ids in pre-order)."""
         return _preorder_renumbered(self.tree_at(self.n_steps_for(ccp_alpha)))
@@ -627,7 +625,7 @@ def distinct_subtrees(seq):
         How many collapses of ``seq`` each alpha makes.
     """
     alphas = np.unique(np.maximum(seq.ccp_alphas, 0.0))
-    ks = np.array([seq.n_steps_for(a) for a in alphas], dtype=np.intp)
+    ks = seq.n_steps_for_each(alphas).astype(np.intp)
     first = np.r_[True, ks[1:] != ks[:-1]]
     return alphas[first], ks[first]
 
@@ -721,21 +719,26 @@ def ccp_cross_validate(estimator, X, y, *, cv=5, sample_weight=None, random_stat
                        for row in _losses_by_steps(full, seq, _encoded(full, X), y, ks)]
 
     folds = np.array_split(np.random.default_rng(random_state).permutation(n), cv)
-    losses = np.empty((len(alphas), n))
-    fold_errors = np.empty((len(alphas), cv))
+    fold_losses = []  # (alphas, the fold's rows) each
+    fold_sums = np.empty((len(alphas), cv))  # each fold's weighted loss
     for f, test in enumerate(folds):
         train = np.setdiff1d(np.arange(n), test)
         est = _unpruned_clone(estimator).fit(_take(X, train), y[train],
                                              sample_weight=fit_w(train))
         X_test = _encoded(est, _take(X, test))
         fold_seq = pruning_sequence(est.tree_)
-        fold_ks = [fold_seq.n_steps_for(a) for a in alpha_cv]
-        for i, row in enumerate(_losses_by_steps(est, fold_seq, X_test, y[test], fold_ks)):
-            losses[i, test] = row
-            fold_errors[i, f] = _weighted_mean(row, w[test])
-
-    cv_error = losses @ w / w.sum()
-    spread = ((losses - cv_error[:, None]) ** 2) @ w / w.sum()
+        fold_losses.append(_losses_by_steps(est, fold_seq, X_test, y[test],
+                                            fold_seq.n_steps_for_each(alpha_cv)))
+        # (each row's sum as _weighted_mean makes it: a row of a 2-D sum is
+        # added in the same order as the row alone)
+        fold_sums[:, f] = (w[test] * fold_losses[-1]).sum(axis=1)
+    fold_errors = fold_sums / np.array([w[test].sum() for test in folds])
+    # every row's loss counts once, in the fold that held it out: summed fold
+    # by fold (arrays of one fold's rows stay small, and no BLAS call runs)
+    total_w = w.sum()
+    cv_error = fold_sums.sum(axis=1) / total_w
+    spread = sum((w[test] * (losses - cv_error[:, None]) ** 2).sum(axis=1)
+                 for test, losses in zip(folds, fold_losses)) / total_w
     cv_se = np.sqrt(spread / n)
     best = _simplest_within(cv_error, cv_error.min())
     one_se = _simplest_within(cv_error, cv_error[best] + cv_se[best])
@@ -799,192 +802,3 @@ def ccp_holdout(estimator, X_val, y_val, *, sample_weight=None):
                           "is_best": np.arange(len(alphas)) == best})
     frame.attrs["alpha_best"] = float(alphas[best])
     return frame
-
-
-# ---------------------------------------------------------------------------
-# reduced-error and pessimistic error pruning
-# ---------------------------------------------------------------------------
-
-class PruneResult(NamedTuple):
-    """A pruned tree (new object) and the record of every decision."""
-
-    tree: Tree
-    record: object  # pandas.DataFrame
-
-
-def _record(rows, **dtypes):
-    """A DataFrame of decision rows with fixed column types (also when empty)."""
-    import pandas as pd
-
-    columns = list(zip(*rows)) or [()] * len(dtypes)
-    return pd.DataFrame({name: np.array(col, dtype=dtype)
-                         for (name, dtype), col in zip(dtypes.items(), columns)})
-
-
-def _without_branches_below(tree, pruned_nodes):
-    """The tree in which every node of ``pruned_nodes`` becomes a leaf."""
-    collapsed_at = np.full(tree.node_count, _NEVER, dtype=np.intp)
-    collapsed_at[np.asarray(pruned_nodes, dtype=np.intp)] = 0
-    keep = _removal_steps(tree, _levels(tree), collapsed_at) == _NEVER
-    return _collapsed_tree(tree, keep)
-
-
-def _postorder(tree):
-    """Node ids with every node after all of its descendants."""
-    return _preorder_mirror(tree)[::-1]
-
-
-def _preorder_mirror(tree):
-    order, stack = [], [0]
-    while stack:
-        node = stack.pop()
-        order.append(node)
-        stack.extend(tree.children_of(node))
-    return order
-
-
-def reduced_error_prune(estimator, X_val, y_val, *, sample_weight=None, tree=None):
-    """Reduced-error pruning (REP) of a fitted estimator's tree on a validation set.
-
-    Bottom-up (every node after its children, children in branch order), an
-    internal node t is collapsed into a leaf when the validation errors of t
-    as a leaf (predicting what it predicts from training) are not more than
-    those of the branch below it as it stands, i.e. after its children's own
-    decisions.  Errors are misclassified validation rows for a classifier
-    (weighted by ``sample_weight`` if given) and the sum of squared errors
-    for a regressor.  Where C4.5's rule sends a row with a missing value down
-    every branch, each part counts with its fraction of the row, as C4.5
-    counts errors.  A node that no validation row reaches has 0 errors either
-    way and is collapsed: REP trusts the validation set entirely.
-
-    The seed notes call the method top-down in one sentence and bottom-up in
-    the next; this follows the bottom-up order, which is Quinlan's.
-
-    ``tree`` defaults to ``estimator.tree_``; any tree of the estimator (e.g.
-    ``tree_at(k)`` or ``unpruned_tree_``) may be given instead.
-
-    Returns ``PruneResult(tree, record)``; the record has one row per internal
-    node in decision order: ``node``, ``node_id``, ``depth``, ``n_val``
-    (validation weight reaching the node), ``n_leaves`` (leaves of the branch
-    before the decision), ``errors_before`` (the branch), ``errors_after``
-    (the node as a leaf), ``pruned`` and ``tree_errors`` (validation errors of
-    the whole tree after the decision; ``record.attrs["errors_start"]`` is the
-    value before any).
-    """
-    refuse("reduced_error_prune", estimator, y_val)
-    tree = estimator.tree_ if tree is None else tree
-    X_val = _encoded(estimator, X_val)
-    y, w = _target_and_weights(y_val, sample_weight, X_val.shape[0])
-    rows, leaves, mass = tree.leaf_weights(X_val)  # C4.5 may split a row across branches
-    anc, k = _ancestor_pairs(tree, leaves)
-    row, weight = rows[k], w[rows[k]] * mass[k]
-    pred = _node_predictions(estimator, tree)
-    if hasattr(estimator, "classes_"):
-        loss = weight * (pred[anc] != y[row])
-    else:
-        loss = weight * (pred[anc] - y[row]) ** 2
-    n = tree.node_count
-    leaf_errors = np.bincount(anc, weights=loss, minlength=n)  # each node as a leaf
-    n_val = np.bincount(anc, weights=weight, minlength=n)
-
-    current = leaf_errors.tolist()  # errors of each branch as it stands
-    leaves = [1] * n
-    total = float(leaf_errors[tree.is_leaf()].sum())
-    start = total
-    rows, pruned_nodes = [], []
-    for t in _postorder(tree):
-        kids = tree.children_of(t)
-        if not kids:
-            continue
-        before = sum(current[c] for c in kids)
-        n_leaves = sum(leaves[c] for c in kids)
-        after = float(leaf_errors[t])
-        prune = after <= before
-        if prune:
-            current[t], leaves[t] = after, 1
-            total += after - before
-            pruned_nodes.append(t)
-        else:
-            current[t], leaves[t] = before, n_leaves
-        rows.append((t, int(tree.node_ids[t]), int(tree.depth[t]), float(n_val[t]), n_leaves,
-                     before, after, prune, total))
-    record = _record(rows, node=int, node_id=int, depth=int, n_val=float, n_leaves=int,
-                     errors_before=float, errors_after=float, pruned=bool, tree_errors=float)
-    record.attrs["errors_start"] = start
-    return PruneResult(_without_branches_below(tree, pruned_nodes), record)
-
-
-def _training_errors(tree):
-    """Misclassified training weight of every node as a leaf.
-
-    Recovered from the class fractions in ``value`` times the node weight;
-    counts within rounding noise of a whole number (every count, for a tree
-    grown without weights) are snapped to it.
-    """
-    w = tree.weighted_n_node_samples
-    counts = tree.value[:, 0, :] * w[:, None]
-    whole = np.rint(counts)
-    counts = np.where(np.abs(counts - whole) <= 1e-9 * np.maximum(w, 1.0)[:, None], whole, counts)
-    return w - counts.max(axis=1)
-
-
-def pessimistic_prune(model, *, tree=None):
-    """Pessimistic error pruning (PEP) of a classification tree, as the lecture
-    on pruning describes it.  Needs no validation data: only the training counts.
-
-    For an internal node t with L leaves below it and N(T) training samples:
-
-    * E(T) = sum of the leaves' misclassified samples + 0.5 * L
-      (a continuity correction of 1/2 per leaf);
-    * std(T) = sqrt(E(T) * (1 - E(T) / N(T))), the binomial standard deviation
-      (clipped at 0 if weights make E(T) exceed N(T));
-    * E(leaf) = misclassified samples of t as a leaf + 0.5.
-
-    Top-down (pre-order from the root), t is collapsed when
-    E(leaf) < E(T) + std(T) (strictly, as in the seed); its branch is then
-    gone and is not visited.  With sample weights, "samples" are weights.
-
-    ``model`` is a fitted classifier (its ``tree_`` is pruned unless ``tree``
-    is given) or a classification ``Tree``.  Returns ``PruneResult(tree,
-    record)``; the record has one row per node visited: ``node``, ``node_id``,
-    ``depth``, ``N`` (training weight), ``n_leaves`` (L), ``errors_leaves``
-    (sum of the leaves' errors), ``E_T``, ``std_T``, ``upper`` (E(T) +
-    std(T)), ``errors_node`` (t's errors as a leaf), ``E_leaf`` and ``pruned``.
-    """
-    refuse("pessimistic_prune", model)
-    refuse("pessimistic_prune", tree)
-    if hasattr(model, "tree_"):
-        if not hasattr(model, "classes_"):
-            raise CodedError("pep_regressor")
-        tree = model.tree_ if tree is None else tree
-    else:
-        tree = model
-    node_errors = _training_errors(tree)
-    leaves = np.flatnonzero(tree.is_leaf())
-    anc, k = _ancestor_pairs(tree, leaves)
-    leaf_error_sums = np.bincount(anc, weights=node_errors[leaves][k], minlength=tree.node_count)
-    n_leaves = np.bincount(anc, minlength=tree.node_count)
-
-    rows, pruned_nodes, stack = [], [], [0]
-    while stack:
-        t = stack.pop()
-        kids = tree.children_of(t)
-        if not kids:
-            continue
-        N = float(tree.weighted_n_node_samples[t])
-        L = int(n_leaves[t])
-        E_T = float(leaf_error_sums[t]) + 0.5 * L
-        std_T = float(np.sqrt(max(E_T * (1.0 - E_T / N), 0.0)))
-        E_leaf = float(node_errors[t]) + 0.5
-        prune = E_leaf < E_T + std_T
-        rows.append((t, int(tree.node_ids[t]), int(tree.depth[t]), N, L,
-                     float(leaf_error_sums[t]), E_T, std_T, E_T + std_T,
-                     float(node_errors[t]), E_leaf, prune))
-        if prune:
-            pruned_nodes.append(t)
-        else:
-            stack.extend(reversed(kids))
-    record = _record(rows, node=int, node_id=int, depth=int, N=float, n_leaves=int,
-                     errors_leaves=float, E_T=float, std_T=float, upper=float,
-                     errors_node=float, E_leaf=float, pruned=bool)
-    return PruneResult(_without_branches_below(tree, pruned_nodes), record)

@@ -34,6 +34,7 @@ from ._c45_search import c45_levels, grown_sizes, search_numeric_c45
 from ._candidates import BestThresholds, choose, new_candidate_block, store_best
 from ._categorical import search_categorical
 from ._median import sad_left_right
+from ._plain_search import plain_kernels, search_numeric_plain
 from ._problem import (CHUNK_ELEMENTS, FEATURE_THRESHOLD, SIZE_TOLERANCE, Batch, slices,
                        sliced, take_rows)
 
@@ -120,6 +121,9 @@ def _search_numeric(prob, b, cb, allowed, n_known, x_lo, x_hi):
     """Best threshold of every numeric feature in every node of the batch."""
     if c45_levels(prob):
         return search_numeric_c45(prob, b, cb, allowed, n_known)
+    kernels = plain_kernels(prob, b)
+    if kernels is not None:  # (numba: the same candidates in fewer passes)
+        return search_numeric_plain(prob, b, cb, allowed, kernels)
     crit = prob.criterion
     X = prob.X
     fractional = prob.frac is not None

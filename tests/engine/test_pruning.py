@@ -29,8 +29,8 @@ from sklearn.tree import DecisionTreeClassifier as SkClassifier
 
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor
 from dtree._pruning import (PruneStep, ccp_cross_validate, ccp_holdout, ccp_prune, distinct_subtrees,
-                            cost_complexity_table, pessimistic_prune, pruning_path,
-                            pruning_sequence, reduced_error_prune)
+                            cost_complexity_table, pruning_path, pruning_sequence)
+from dtree._rep_pep import pessimistic_prune, reduced_error_prune
 
 X12 = np.arange(12, dtype=np.float64)[:, None]
 Y12 = np.array([0, 0, 0, 1, 0, 0, 1, 1, 1, 0, 1, 1])

@@ -16,8 +16,8 @@ from hypothesis import given, note
 from hypothesis import strategies as st
 
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor
-from dtree._pruning import (ccp_prune, cost_complexity_table, pessimistic_prune,
-                            pruning_path, pruning_sequence, reduced_error_prune)
+from dtree._pruning import ccp_prune, cost_complexity_table, pruning_path, pruning_sequence
+from dtree._rep_pep import pessimistic_prune, reduced_error_prune
 
 CLASSIFICATION = ("gini", "entropy", "misclassification", "gain_ratio")
 REGRESSION = ("squared_error", "absolute_error", "poisson")

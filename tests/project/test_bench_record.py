@@ -58,10 +58,15 @@ def fake_results(slow_upload=False):
                  "accuracy": {"dtree hist": 0.9200, "LightGBM": 0.9188, "dtree exact": 0.9197,
                               "scikit-learn": 0.9197},
                  "memory_mb": {"dtree hist": 131.0, "LightGBM": 70.0, "dtree exact": 94.0,
-                               "scikit-learn": 53.0}},
-        "criteria": {"absolute_error_numba": (1.0, 1.08), "absolute_error_numpy": (1.0, 1.68),
-                     "squared_error": (4.0, 6.72), "id3": (0.3, 0.441),
-                     "ccp_cross_validate": (0.5, 0.35)},
+                               "scikit-learn": 53.0},
+                 # (shape, LightGBM s, dtree s): the target is the larger ratio
+                 "fit_by_shape": [("A", 1.309, 0.552), ("B", 1.2, 0.6)]},
+        "criteria": {"absolute_error_numba": [("A", 1.0, 1.08), ("B", 1.0, 1.1)],
+                     "absolute_error_numpy": [("A", 1.0, 1.68), ("B", 1.0, 1.5)],
+                     "squared_error_numba": [("A", 4.0, 3.2), ("B", 4.0, 4.4)],
+                     "squared_error_numpy": [("A", 4.0, 6.72), ("B", 4.0, 7.0)],
+                     "id3": [("A", 0.3, 0.441), ("B", 0.3, 0.45)],
+                     "ccp_cross_validate": [("A", 0.5, 0.35), ("B", 0.5, 0.325)]},
         "missing": {"c4.5": [("10k", 0.4, 1.0), ("50k", 3.0, 8.4)],
                     "j48": [("10k", 0.4, 0.6), ("50k", 3.0, 5.4)]},
         "uploads": {"median": {"bare_page_s": 1.37,
@@ -92,13 +97,17 @@ def test_the_benchmarks_page_has_one_row_per_target_with_its_verdict(tmp_path):
     rows = [row_of(text, t.what) for t in report.TARGETS]
     assert all(len(row) == 5 for row in rows)
     assert row_of(text, "`splitter=\"hist\"` fit") == [
-        '`splitter="hist"` fit, 1M × 10, max_depth=8', "LightGBM, one tree, one thread",
-        "0.42× (552 ms vs 1309 ms)", "≤ 1×", "met"]
+        '`splitter="hist"` fit, 1M × 10, max_depth=8, shapes A and B',
+        "LightGBM, one tree, one thread, its binning included",
+        "0.50× (A: 0.42×, B: 0.50×)", "≤ 1×", "met"]
     assert row_of(text, "`splitter=\"hist\"` test accuracy")[2:] == [
         "-0.03 points (0.9200 vs 0.9197)", "≤ 0.5 points", "met"]
     assert row_of(text, "peak memory")[2:] == ["1.77× (94 MB vs 53 MB)", "≤ 2×", "met"]
-    assert row_of(text, "`ccp_cross_validate`")[2:] == ["0.70× (350 ms vs 500 ms)", "≤ 1×",
+    # every target on two data shapes: the larger ratio, each shape's in the detail
+    assert row_of(text, "`ccp_cross_validate`")[2:] == ["0.70× (A: 0.70×, B: 0.65×)", "≤ 1×",
                                                          "met"]
+    assert row_of(text, "`squared_error`, 200k × 10, unlimited depth (numba)")[2:] == [
+        "1.10× (A: 0.80×, B: 1.10×)", "≤ 1×", "**missed**"]
     # the C4.5 rows: the larger ratio of the two sizes, CPU time
     assert row_of(text, "`c4.5` preset")[2:] == ["2.80× (10k: 2.50×, 50k: 2.80×)", "≤ 3×",
                                                   "met"]

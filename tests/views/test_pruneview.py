@@ -28,8 +28,8 @@ from sklearn.tree import DecisionTreeClassifier as SkClassifier
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor
 from dtree.views import pruneview as pv
 from dtree._pruning import (ccp_cross_validate, ccp_holdout, ccp_prune, cost_complexity_table,
-                            pessimistic_prune, pruning_path, pruning_sequence,
-                            reduced_error_prune)
+                            pruning_path, pruning_sequence)
+from dtree._rep_pep import pessimistic_prune, reduced_error_prune
 
 from tests.engine.test_pruning_parity import make_case
 from tests.helpers.treecompare import compare_trees
