@@ -144,7 +144,12 @@ left, right = st.columns(2)
 with left:
     st.selectbox(tr("Target (what the tree predicts)", "目标（决策树要预测的列）"), columns,
                  index=columns.index(setup.target), key="target", persist_state="session",
-                 format_func=viz.short, on_change=forget_columns)
+                 format_func=viz.short, on_change=forget_columns,
+                 help=tr("The app grows a tree for one target column at a time; for several "
+                         "targets at once, fit dtree's estimators on a y of several columns "
+                         "(docs/engine.md).",
+                         "应用每次为一个目标列生长决策树；若要同时预测多个目标，请在代码中用多列的 y "
+                         "拟合 dtree 的估计器（见 docs/engine.md）。"))
     target = st.session_state.get("target", setup.target)
     guess = inferred_task(table.key, target, frame) if target in frame else "classification"
     tasks = {t: task_name(t, lang()) for t in ("classification", "regression")}
