@@ -13,8 +13,14 @@ NumPy path, and so does every batch when numba is absent or turned off
 import numpy as np
 
 from ._candidates import BestThresholds, store_best
+from ._criteria import FriedmanMSE, Gini, SquaredError
 from ._jit import search_kernels
 from ._problem import FEATURE_THRESHOLD
+
+
+#: The criteria whose sums the kernels reproduce, by class: a criterion that
+#: only shares a name (several outputs' mean of Gini) has sums of its own.
+KERNEL_CRITERIA = (Gini, SquaredError, FriedmanMSE)
 
 
 def plain_kernels(prob, b):
@@ -22,7 +28,7 @@ def plain_kernels(prob, b):
     (or worth loading for its size), else None."""
     if (prob.has_missing or prob.frac is not None or prob.random_splitter
             or prob.bin_bounds is not None or prob.hist is not None or b.x is not None
-            or getattr(prob.criterion, "groups", None) is not None):  # (several outputs)
+            or type(prob.criterion) not in KERNEL_CRITERIA):
         return None
     kernels = search_kernels(b.m * prob.n_features)
     if kernels is None or prob.criterion.name not in kernels.PROXY:
