@@ -81,7 +81,7 @@ heading = (f"{md(table_title(table))} · {preset} · {criterion_name(fit.criteri
            + (tr(f"{len(prep.y_train):,} training rows", f"{len(prep.y_train):,} 个训练样本")
               if len(prep.y_train) or opened is None else
               tr("no training data", "没有训练数据")))
-heading_short = f"{md(table_title(table))} · {preset} · {criterion_name(fit.criterion)}"
+heading_short = narration.short_title(table, preset, fit.criterion, lang())
 if opened is None:
     hist_notice(table, params)
 if not presenting():  # (presenter mode: the bar carries a short title)

@@ -9,7 +9,8 @@ here with :func:`dtree.views.links.md` and shortened with
 
 from __future__ import annotations
 
-from .vocabulary import missing_split, t
+from ..tables.dataset import table_title
+from .vocabulary import criterion_name, missing_split, t
 from .links import md
 from .viz import criterion_of, short
 
@@ -104,6 +105,12 @@ def branch_sizes(s, lang: str = "en") -> str:
                  f"左侧 {s.n_left:,} 个样本，右侧 {s.n_right:,} 个")
     sizes = ", ".join(f"{n:,}" for n in s.n_children_samples)
     return t(lang, f"rows per branch: {sizes}", f"各分支样本数：{sizes}")
+
+
+def short_title(table, preset: str, criterion: str, lang: str = "en") -> str:
+    """The data, the algorithm and the criterion in one line, in Markdown
+    (presenter mode's title over the step's sentence)."""
+    return f"{md(table_title(table, lang))} · {preset} · {criterion_name(criterion, lang)}"
 
 
 def step_sentence(model, step: int, lang: str = "en") -> str:

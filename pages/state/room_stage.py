@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dtree.tables.dataset import table_title
 from dtree.views import narration
-from dtree.views.links import md
-from dtree.views.vocabulary import criterion_name
 from pages.runtime.fits import step_dot
 
 _KEY = "_room_stage"
@@ -77,8 +74,7 @@ def grow_step(fit, table, preset: str, step: int, drawing: dict, language: str) 
     if not hosting():
         return
     for words in ("en", "zh"):
-        title = (f"{md(table_title(table, words))} · {preset} · "
-                 f"{criterion_name(fit.criterion, words)}")
+        title = narration.short_title(table, preset, fit.criterion, words)
         sentence = narration.step_sentence(fit.model, step, words)
         if words == language:
             say(title, sentence)
