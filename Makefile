@@ -22,6 +22,10 @@ TEST_STAMP := $(VENV)/.installed-test
 CHROMIUM ?= /usr/bin/chromium
 WEKA_JAR ?= /usr/share/java/weka.jar
 PYTEST_ARGS ?=
+# Tests run in parallel processes (pytest-xdist), one per core by default;
+# PYTEST_WORKERS=0 runs them in this process (e.g. to use a debugger).
+PYTEST_WORKERS ?= auto
+PARALLEL := -n $(PYTEST_WORKERS) --dist worksteal
 
 .PHONY: venv install install-test chromium graphviz weka redis-server run test test-fast bench loadtest screens clean
 
@@ -98,7 +102,7 @@ run: $(RUNTIME_STAMP)
 	$(BIN)/streamlit run app.py --browser.gatherUsageStats false
 
 test: $(TEST_STAMP) chromium graphviz weka redis-server
-	$(BIN)/python -m pytest tests $(PYTEST_ARGS)
+	$(BIN)/python -m pytest tests $(PARALLEL) $(PYTEST_ARGS)
 
 # The quick tier, for a change to the engine, the views, the tables or the
 # rooms: no Streamlit app, no browser, no Weka (tests/app, tests/browser and
@@ -107,7 +111,7 @@ test: $(TEST_STAMP) chromium graphviz weka redis-server
 # installed (make redis-server) and are skipped elsewhere.
 test-fast: $(TEST_STAMP)
 	$(BIN)/python -m pytest tests/engine tests/views tests/tables tests/project tests/room -m "not weka" \
-	  --hypothesis-profile=quick $(PYTEST_ARGS)
+	  --hypothesis-profile=quick $(PARALLEL) $(PYTEST_ARGS)
 
 # The docs' screenshots (docs/screens/), presenter mode at 1280x720, en and zh.
 screens: $(TEST_STAMP) chromium

@@ -133,7 +133,9 @@ def serve(script: Path, log_name: str = "streamlit.log", env: dict | None = None
     server's log goes to ``artifacts/<log_name>``; ``env`` adds settings to
     its environment."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log_path = ARTIFACTS / log_name
+    # one log per test process (make test runs several, see pytest-xdist)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    log_path = ARTIFACTS / (f"{worker}-{log_name}" if worker else log_name)
     port = _free_port()
     base_url = f"http://127.0.0.1:{port}"
     cmd = [
