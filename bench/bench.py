@@ -44,8 +44,16 @@ first tree is drawn, and the Prune page opened on a 5k-row upload, each
 against a bare Streamlit page measured in the same run (differences and
 ratios; ``--repeat`` runs, capped at 3, the median reported).
 
+A seventh table (``--only steps``, ``bench/steps.py``) is the app's step
+and start: "Next step" clicked → that step's tree on screen, 15 steps of a
+31-node tree on a 10k-row upload, and the first tree of a freshly started
+server (cold) and of a second tab (warm), each against a bare Streamlit page
+of one button and the same tree (``bench/bare_step_app.py``), its server
+started afresh too (``--repeat`` runs, capped at 3; medians, and the step's
+50th and 90th percentiles).
+
 ``--only fit``, ``--only pruning``, ``--only missing``, ``--only criteria``,
-``--only hist`` or ``--only uploads`` runs one table.
+``--only hist``, ``--only uploads`` or ``--only steps`` runs one table.
 
 Everything printed is also written to ``bench/artifacts/bench.md`` (one
 table alone: ``bench-<table>.md``), ending with the targets each table
@@ -124,7 +132,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--only", choices=["fit", "pruning", "missing", "criteria", "hist",
-                                             "uploads"])
+                                             "uploads", "steps"])
     args = parser.parse_args()
     name = "bench.md" if args.only is None else f"bench-{args.only}.md"
     with recorded(ARTIFACTS / name):
@@ -159,6 +167,10 @@ def run(args):
         from uploads import bench_uploads  # (Playwright and Debian's chromium)
 
         results["uploads"] = bench_uploads(min(args.repeat, 3))
+    if args.only in (None, "steps"):
+        from steps import bench_steps  # (Playwright and Debian's chromium)
+
+        results["steps"] = bench_steps(min(args.repeat, 3))
     return results
 
 

@@ -56,6 +56,11 @@ TARGETS = [
            "a bare Streamlit page drawn", 1.0, "s"),
     Target("prune_5k", "app: 5k-row upload, click Prune → every chart and tree drawn",
            "a bare Streamlit page drawn", 1.0, "s"),
+    Target("step_p50", "app: 10k-row upload, max_depth=4 (31 nodes), click Next step → "
+           "its tree drawn, median step",
+           "a bare Streamlit page's step: one button, one chart of the same tree", 0.1, "s"),
+    Target("cold_first_tree", "app: first tree on a freshly started server",
+           "a bare Streamlit page's first tree, its server freshly started", 2.0, "s"),
 ]
 
 
@@ -85,7 +90,8 @@ def measurements(results: dict) -> dict[str, Measured]:
     ``missing`` ({"c4.5" | "j48": [(data, scikit-learn CPU s, dtree CPU s)]};
     ``criteria`` and ``hist``'s ``fit_by_shape`` may list rows the same way,
     one per data shape, and the largest ratio is the result)
-    and ``uploads`` (``bench/uploads.py``'s results, its medians)."""
+    ``uploads`` (``bench/uploads.py``'s results, its medians) and ``steps``
+    (``bench/steps.py``'s, the same way)."""
     out = {}
     if "hist" in results:
         time_s, acc, mem = (results["hist"][k] for k in ("time_s", "accuracy", "memory_mb"))
@@ -107,6 +113,12 @@ def measurements(results: dict) -> dict[str, Measured]:
         for key, name in (("upload_500k", "upload_500k_first_tree_s"),
                           ("prune_5k", "prune_5k_drawn_s")):
             out[key] = Measured(m[name] - bare, f"{m[name]:.2f} vs {bare:.2f} s")
+    if "steps" in results:
+        m = results["steps"]["median"]
+        app, bare = m["app_step_p50_s"], m["bare_step_p50_s"]
+        out["step_p50"] = Measured(app - bare, f"{app * 1000:.0f} vs {bare * 1000:.0f} ms")
+        app, bare = m["app_cold_first_tree_s"], m["bare_cold_first_tree_s"]
+        out["cold_first_tree"] = Measured(app - bare, f"{app:.2f} vs {bare:.2f} s")
     return out
 
 
@@ -197,14 +209,24 @@ target holds on one shape only.
 * **Peak memory** is the peak RSS increase of one fit in a fresh process,
   with the data, and each library's code (numba's kernels too, by a small
   fit), loaded before the fit starts.
-* **The app** (`bench/uploads.py`): headless Chromium through Playwright,
-  CSVs of ten numeric columns and a three-class text label (500k rows are
-  34 MB).  Each interval is timed by the page's own clock, from the event
-  (the file handed to the uploader, the click on a page's link) to the
-  first animation frame that shows the result; the reference is a bare
-  Streamlit page (one `st.write`) from navigation to its text, served in
-  the same run.  The median of three runs, each on a freshly started
-  server warmed by one visit."""
+* **The app's uploads** (`bench/uploads.py`): headless Chromium through
+  Playwright, CSVs of ten numeric columns and a three-class text label
+  (500k rows are 34 MB).  Each interval is timed by the page's own clock,
+  from the event (the file handed to the uploader, the click on a page's
+  link) to the first animation frame that shows the result; the reference
+  is a bare Streamlit page (one `st.write`) from navigation to its text,
+  served in the same run.  The median of three runs, each on a freshly
+  started server warmed by one visit.
+* **The app's steps and start** (`bench/steps.py`): the same browser and
+  clock.  A step is a click on Next step until the first frame whose tree
+  has the step's nodes, on the Grow page of a 10k-row upload (six numeric
+  columns, three classes) at max_depth=4; the reference is a bare page of
+  one button and one chart stepping through the same tree
+  (`bench/bare_step_app.py`).  The first tree on a freshly started server
+  is timed from navigation to its first node drawn: the app's first page
+  (the built-in data) against the bare page (that tree's root).  Both
+  servers are started afresh in each of three runs; the result is the
+  median of the three first trees, and of the 45 steps."""
 
 
 def render(measured: dict[str, Measured], info: dict[str, str]) -> str:

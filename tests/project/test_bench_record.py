@@ -50,7 +50,7 @@ def test_the_file_is_named_after_the_table_run_alone(tmp_path, monkeypatch):
 
 # -- docs/benchmarks.md ---------------------------------------------------------------
 
-def fake_results(slow_upload=False):
+def fake_results(slow_upload=False, slow_step=False):
     """What bench.py's tables hand over, made up (times in s, memory in MB)."""
     return {
         "hist": {"time_s": {"dtree hist": 0.552, "LightGBM": 1.309, "dtree exact": 8.1,
@@ -72,6 +72,9 @@ def fake_results(slow_upload=False):
         "uploads": {"median": {"bare_page_s": 1.37,
                                "upload_500k_first_tree_s": 2.63 if slow_upload else 2.13,
                                "prune_5k_drawn_s": 1.42}},
+        "steps": {"median": {"bare_step_p50_s": 0.142,
+                             "app_step_p50_s": 0.262 if slow_step else 0.221,
+                             "bare_cold_first_tree_s": 1.35, "app_cold_first_tree_s": 2.8}},
     }
 
 
@@ -86,7 +89,8 @@ def test_the_benchmarks_page_has_one_row_per_target_with_its_verdict(tmp_path):
     page = tmp_path / "docs" / "benchmarks.md"
     info = {"CPU": "Some CPU, 2 cores", "memory": "24 GiB", "Python": "3.11.7",
             "numpy": "2.4.6", "scikit-learn": "1.9.1", "lightgbm": "4.7.0"}
-    report.write(page, report.measurements(fake_results(slow_upload=True)), info)
+    report.write(page, report.measurements(fake_results(slow_upload=True, slow_step=True)),
+                 info)
     text = page.read_text(encoding="utf-8")
     for heading in ("# Benchmarks", "## Method", "## Machine", "## Targets"):
         assert heading in text.splitlines()
@@ -117,17 +121,28 @@ def test_the_benchmarks_page_has_one_row_per_target_with_its_verdict(tmp_path):
         "bare +1.26 s (2.63 vs 1.37 s)", "≤ bare + 1 s", "**missed**"]
     assert row_of(text, "app: 5k-row upload")[2:] == [
         "bare +0.05 s (1.42 vs 1.37 s)", "≤ bare + 1 s", "met"]
+    # the step: its median against the bare page's, in ms; the first tree of a fresh server
+    assert row_of(text, "app: 10k-row upload")[2:] == [
+        "bare +0.12 s (262 vs 142 ms)", "≤ bare + 0.1 s", "**missed**"]
+    assert row_of(text, "app: first tree on a freshly started server")[2:] == [
+        "bare +1.45 s (2.80 vs 1.35 s)", "≤ bare + 2 s", "met"]
+    assert row_of(report.render(report.measurements(fake_results()), info),
+                  "app: 10k-row upload")[2:] == [
+        "bare +0.08 s (221 vs 142 ms)", "≤ bare + 0.1 s", "met"]
 
 
 def test_a_target_not_measured_stays_in_the_page_as_such():
     report = load_bench().report
     results = fake_results()
-    del results["uploads"], results["criteria"]["absolute_error_numba"]  # (no numba)
+    # (the browser tables not run; no numba)
+    del results["uploads"], results["steps"], results["criteria"]["absolute_error_numba"]
     measured = report.measurements(results)
     text = report.render(measured, {"CPU": "x"})
     row = row_of(text, "`absolute_error`, 20k × 10, unlimited depth (numba)")
     assert row[2:] == ["not measured", "≤ 2×", "—"]
     assert row_of(text, "app: 5k-row upload")[2] == "not measured"
+    assert row_of(text, "app: 10k-row upload")[2] == "not measured"
+    assert row_of(text, "app: first tree on")[2] == "not measured"
     # the table printed after a partial run lists only what it measured
     printed = "\n".join(report.targets_table(measured, every=False))
     assert "not measured" not in printed and "(NumPy path)" in printed

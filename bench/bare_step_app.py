@@ -1,21 +1,23 @@
-"""A bare Streamlit page for comparison with the app's step latency: one
-button and one Graphviz chart of the same 31-node tree (the benchmark table
-of test_app_perf.py, max_depth=4), nothing else."""
+"""A bare Streamlit page to compare the app's steps with (``bench/steps.py``):
+one "Next step" button and one Graphviz chart of the same 31-node tree
+(``step_data.step_frame``, max_depth=4, the app's 75% training share),
+nothing else."""
 
 import sys
 from pathlib import Path
 
 import streamlit as st
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE)]
 
 from dtree import DecisionTreeClassifier, export_graphviz  # noqa: E402
-from tests.browser.test_app_perf import bench_frame  # noqa: E402
+from step_data import step_frame  # noqa: E402
 
 
 @st.cache_resource
 def model():
-    frame = bench_frame()
+    frame = step_frame()
     return DecisionTreeClassifier(max_depth=4).fit(frame.iloc[:7500, :6],
                                                    frame["label"][:7500])
 
