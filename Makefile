@@ -4,7 +4,7 @@
 #   make run      start the Streamlit app
 #   make test     install test deps + chromium + graphviz + weka + redis-server, run the whole pytest suite
 #   make test-fast the quick tier: engine, views, tables and rooms (no app, browser or Weka)
-#   make bench    run bench/bench.py (its uploads table drives chromium)
+#   make bench    run bench/bench.py (its uploads and steps tables drive chromium)
 #   make loadtest a class on one link and a class vote: bench/classroom.py (about 16 min,
 #                 not in make test)
 #   make clean    remove the venv, caches and test artifacts
