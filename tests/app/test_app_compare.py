@@ -76,7 +76,7 @@ def titles_of(at):
 def test_the_default_trees_differ_in_english_and_chinese():
     # Iris grows one tree with every criterion unless leaves hold 5 rows or
     # more: the default pair is Gini and misclassification with
-    # min_samples_leaf 5 (see tests/test_compare.py), and the page says why
+    # min_samples_leaf 5 (see tests/views/test_compare.py), and the page says why
     at = start()
     assert len(dots(at)) == 2
     assert titles_of(at) == ["##### 1 · Gini", "##### 2 · misclassification"]

@@ -1,4 +1,4 @@
-"""中文 on every word (issue 12, item 4): with ``lang="zh"`` the trees' DOT,
+"""中文 on every word: with ``lang="zh"`` the trees' DOT,
 the Plotly figures and the engine's messages shown on the pages carry no
 English word; only the user's own names (features, classes, categories)
 and the formulas' symbols stay as they are.  English stays the default."""

@@ -1,6 +1,6 @@
 """A bare Streamlit page for comparison with the app's step latency: one
 button and one Graphviz chart of the same 31-node tree (the benchmark table
-of test_app_perf.py, max_depth=4), nothing else."""
+of test_perf_browser.py, max_depth=4), nothing else."""
 
 import sys
 from pathlib import Path
@@ -10,7 +10,7 @@ import streamlit as st
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from dtree import DecisionTreeClassifier, export_graphviz  # noqa: E402
-from tests.browser.test_app_perf import bench_frame  # noqa: E402
+from tests.browser.test_perf_browser import bench_frame  # noqa: E402
 
 
 @st.cache_resource

@@ -2,7 +2,7 @@
 
 * With at least as many bins as distinct values it grows the exact
   splitter's tree (property test over the same random cases as
-  tests/test_properties.py, with and without missing values).
+  tests/engine/test_properties.py, with and without missing values).
 * With fewer bins, every training row goes the same way at every split on
   its raw value as on its bin, so ``apply``/``predict`` on raw data give the
   binned training (a walk over the bins is recomputed here from
@@ -40,7 +40,7 @@ def with_missing(draw, X):
 def compare_fits(hist, exact, scale):
     """The two trees agree node for node, up to summation noise, except
     below a node where two splits tie: equal improvement, or for gain ratio
-    equal gain ratio (tests/test_properties.compare_up_to_noise, with the
+    equal gain ratio (tests/engine/test_properties.compare_up_to_noise, with the
     criterion's own ranking)."""
     if exact.max_features_ < exact.n_features_in_:
         return compare_in_growth_order(hist, exact, scale)

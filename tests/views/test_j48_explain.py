@@ -1,6 +1,6 @@
-"""J48's own numbers in the candidate tables and the explanations
-(issue 14, item 4): the MDL penalty, the unknown branch of the split
-information, the known fraction, and the minimum-objects stop reason.
+"""J48's own numbers in the candidate tables and the explanations:
+the MDL penalty, the unknown branch of the split information, the known
+fraction, and the minimum-objects stop reason.
 
 The expected numbers are computed here from scratch, with plain loops over
 the rows (not with dtree._j48), and the stop reasons are checked against

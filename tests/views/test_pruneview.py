@@ -9,7 +9,7 @@
   DOT stays valid for Graphviz (multiway trees, very large trees, hostile
   names included).
 * Tables and formulas: hand-worked numbers (the 12-point example of
-  tests/test_pruning.py).
+  tests/engine/test_pruning.py).
 """
 
 import re
