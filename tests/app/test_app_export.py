@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from dtree import DecisionTreeClassifier
@@ -24,22 +23,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = str(ROOT / "tests" / "helpers" / "export_panel_app.py")
 FORMATS = ("dot", "svg", "png", "txt", "json", "html")
 needs_dot = needs(ex.dot_binary() is not None, "Graphviz's dot")
-
-
-@pytest.fixture
-def files(monkeypatch):
-    """{format: (file name, mime type, callable)} of the last run's buttons."""
-    caught = {}
-    original = MediaFileManager.add_deferred
-
-    def catch(self, data_callable, mimetype, coordinates, file_name=None, *, element_id=""):
-        what = element_id.rsplit("-", 1)[-1].removeprefix("exp_")
-        caught[what] = (file_name, mimetype, data_callable)
-        return original(self, data_callable, mimetype, coordinates, file_name=file_name,
-                        element_id=element_id)
-
-    monkeypatch.setattr(MediaFileManager, "add_deferred", catch)
-    return caught
 
 
 def start(data=None):

@@ -583,7 +583,7 @@ def coded_messages():
     error(lambda: clf(algorithm="j48").fit(sparse.csr_matrix(np.eye(4)), [0, 1, 0, 1]))
     # an ARFF file, each way one is refused or noted
     from dtree.tables import weka_arff
-    from tests.tables.test_arff import HEADER, REFUSED
+    from tests.helpers.arff_refusals import HEADER, REFUSED
     for text, _, _ in REFUSED.values():
         error(lambda text=text: weka_arff.read_arff(text))
     error(lambda: weka_arff.read_arff(HEADER, size=weka_arff.MAX_ARFF_BYTES + 1))

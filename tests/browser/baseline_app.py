@@ -10,7 +10,7 @@ import streamlit as st
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from dtree import DecisionTreeClassifier, export_graphviz  # noqa: E402
-from tests.browser.test_perf_browser import bench_frame  # noqa: E402
+from tests.helpers.bench_table import bench_frame  # noqa: E402
 
 
 @st.cache_resource

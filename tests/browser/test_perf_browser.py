@@ -19,13 +19,12 @@ import subprocess
 import sys
 import time
 
-import numpy as np
-import pandas as pd
 import pytest
 
 from tests.browser.conftest import (ARTIFACTS, REPO_ROOT, _free_port, _healthy, expect_rerun,
                                     open_app, upload_file, wait_for_app, wait_for_drawn,
                                     wait_for_rerun)
+from tests.helpers.bench_table import bench_frame
 
 NODES = '[data-testid="stGraphVizChart"] svg g.node'
 NEXT_TO_SVG_MS = """async (expected) => {
@@ -52,17 +51,6 @@ FIRST_TREE_MS = """() => new Promise(resolve => {
 })""" % NODES
 
 pytestmark = pytest.mark.slow
-
-
-def bench_frame(n=10_000, seed=1):
-    """Three classes from six numeric features, with noise (a full depth-4 tree)."""
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, 6))
-    score = X[:, 0] + 0.8 * X[:, 1] * X[:, 2] - 0.5 * X[:, 3] + rng.normal(scale=0.7, size=n)
-    label = np.select([score < -0.6, score < 0.6], ["low", "mid"], "high")
-    frame = pd.DataFrame(X.round(4), columns=[f"x{i}" for i in range(6)])
-    frame["label"] = label
-    return frame
 
 
 def serve(script, log_name):

@@ -15,7 +15,7 @@ import pytest
 
 from dtree import DecisionTreeClassifier
 from dtree.views import explain
-from tests.app.test_app_j48 import plain
+from tests.helpers.latex_text import plain
 from tests.helpers.weka import (EXAMPLES, compare, count_leaves, dtree_tree, j48_text, parse_tree,
                         read_arff, require_weka, write_arff)
 

@@ -31,7 +31,7 @@ from dtree._pruning import (ccp_cross_validate, ccp_holdout, ccp_prune, cost_com
                             pruning_path, pruning_sequence)
 from dtree._rep_pep import pessimistic_prune, reduced_error_prune
 
-from tests.engine.test_pruning_parity import make_case
+from tests.helpers.pruning_cases import make_case
 from tests.helpers.treecompare import compare_trees
 from tests.helpers.installed import require
 
