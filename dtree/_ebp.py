@@ -393,17 +393,38 @@ def error_based_prune(model, X, y, confidence=0.25, subtree_raising=True, *,
                       sample_weight=None, tree=None):
     """C4.5's error-based pruning of a fitted classifier, as Weka's J48 does it.
 
-    ``X`` and ``y`` are the data the tree was fitted on (with
-    ``sample_weight`` if it had one): subtree raising sends a node's training
-    rows through the branch it raises.  ``confidence`` is C4.5's CF (J48's
-    ``-C``, in (0, 0.5]); a smaller CF charges more errors and prunes more.
-    ``subtree_raising=False`` is J48's ``-S``.  ``tree`` defaults to
-    ``model.tree_``.  For ``DecisionTreeClassifier(algorithm="j48")`` the
-    result is the tree default J48 (``-C 0.25 -M 2``) prints, node for node.
+    For ``DecisionTreeClassifier(algorithm="j48")`` the result is the tree
+    default J48 (``-C 0.25 -M 2``) prints, node for node.
 
-    Returns ``PruneResult(tree, record)``.  The tree is new (pre-order ids); a
-    node in a raised branch keeps the id (``node_ids``) of the node whose split
-    it is.  The record has one row per decision, in the order they are made
+    Parameters
+    ----------
+    model : DecisionTreeClassifier
+        A fitted classifier.
+    X : array-like of shape (n_samples, n_features)
+        The rows the tree was fitted on: subtree raising sends a node's
+        training rows through the branch it raises.
+    y : array-like of shape (n_samples,)
+        Their classes.
+    confidence : float, default=0.25
+        C4.5's CF (J48's ``-C``, in (0, 0.5]); a smaller CF charges more
+        errors and prunes more.
+    subtree_raising : bool, default=True
+        False is J48's ``-S``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        The fit's row weights, if it had some.
+    tree : Tree, default=None
+        The tree to prune; ``model.tree_`` by default.
+
+    Returns
+    -------
+    PruneResult
+        ``(tree, record)``.  The tree is new (pre-order ids); a node in a
+        raised branch keeps the id (``node_ids``) of the node whose split it
+        is.  The record is described below.
+
+    Notes
+    -----
+    The record has one row per decision, in the order they are made
     (bottom-up; a raised node and everything below it are decided again):
 
     * ``node``, ``node_id``: the place decided (its index in the input tree

@@ -383,7 +383,22 @@ class CodedError(ValueError):
 
 class Note(str):
     """A note for the reader (a ``str``: its English text), worded from a
-    code like a :class:`CodedError`, with its ``code`` and ``values``."""
+    code like a :class:`CodedError`.
+
+    Parameters
+    ----------
+    code : str
+        A key of ``MESSAGES``.
+    **values
+        The names and numbers its message uses.
+
+    Attributes
+    ----------
+    code : str
+        As given: what the app looks its words up by.
+    values : dict
+        As given.
+    """
 
     code: str
     values: dict
