@@ -48,6 +48,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from ._errors import CodedError
 from ._multioutput import refuse
 from ._tree import TREE_LEAF, TREE_UNDEFINED, Tree
 
@@ -461,8 +462,7 @@ def error_based_prune(model, X, y, confidence=0.25, subtree_raising=True, *,
     try:
         codes = np.array([lookup[v] for v in y.tolist()], dtype=np.intp)
     except KeyError as err:
-        raise ValueError(f"y holds the label {err.args[0]!r}, which the model never saw: "
-                         "X and y must be the training data.") from None
+        raise CodedError("ebp_unseen_label", label=err.args[0]) from None
     w = as_sample_weight(sample_weight, n).astype(np.float64)
     cw = getattr(model, "class_weight", None)
     if cw is not None:
@@ -471,8 +471,7 @@ def error_based_prune(model, X, y, confidence=0.25, subtree_raising=True, *,
     Xe, codes, w = Xe[keep], codes[keep], w[keep]
     root_w = float(tree.weighted_n_node_samples[0])
     if abs(float(w.sum()) - root_w) > 1e-6 * max(root_w, 1.0):
-        raise ValueError(f"X and y weigh {float(w.sum()):g} but the tree was grown on "
-                         f"{root_w:g}: error-based pruning needs the training data.")
+        raise CodedError("ebp_other_weight", weight=float(w.sum()), root=root_w)
     pruner = _Pruner(tree, Xe, codes, w, len(model.classes_), cf, bool(subtree_raising))
     # the training rows must reproduce the tree's own class counts
     expect = tree.value[:, 0, :] * tree.weighted_n_node_samples[:, None]
@@ -483,8 +482,7 @@ def error_based_prune(model, X, y, confidence=0.25, subtree_raising=True, *,
         got[g.pos] = g.dist.sum(axis=0)
         stack.extend(g.kids)
     if not np.allclose(got, expect, rtol=1e-6, atol=1e-6):
-        raise ValueError("X and y do not reproduce the tree's class counts: error-based "
-                         "pruning needs the data the tree was fitted on.")
+        raise CodedError("ebp_other_counts")
     pruner.prune(pruner.root)
     record = _record(pruner.rows_out, node=int, node_id=int, split_of=int, split_of_id=int,
                      depth=int, N=float, E=float, U_CF=float, errors_leaf=float,

@@ -490,7 +490,7 @@ def coded_messages():
     """The codes engine_messages does not reach, each raised (or noted) for real."""
     import io as _io
 
-    from dtree import ccp_cross_validate, pessimistic_prune
+    from dtree import ccp_cross_validate, error_based_prune, pessimistic_prune
     from dtree.tables import io as table_io
     from pages.state import imported
 
@@ -515,6 +515,14 @@ def coded_messages():
     fitted = clf().fit([[0.0], [1.0], [2.0], [3.0]], [0, 1, 0, 1])
     error(lambda: ccp_cross_validate(fitted, [[0.0], [1.0], [2.0], [3.0]], [0, 1, 0, 1], cv=9))
     error(lambda: pessimistic_prune(reg().fit([[0.0], [1.0]], [0.0, 1.0])))
+    error(lambda: clf().fit([[1e39], [0.0]], [0, 1]))  # x_infinite: beyond float32
+    error(lambda: clf().fit([[0.0], [1.0]], [0.5, 1.5]))  # continuous_labels
+    # error-based pruning given other rows than the training rows (a tree
+    # opened from a .skops file with another data file)
+    four, labels = [[0.0], [1.0], [2.0], [3.0]], [0, 1, 0, 1]
+    error(lambda: error_based_prune(fitted, four, [0, 1, 0, 7]))  # ebp_unseen_label
+    error(lambda: error_based_prune(fitted, four[:3], labels[:3]))  # ebp_other_weight
+    error(lambda: error_based_prune(fitted, four, [1, 0, 1, 0]))  # ebp_other_counts
     error(lambda: prediction.normalise_sample(
         DecisionTreeClassifier().fit(pd.DataFrame({"f": [0.0, 1.0]}), [0, 1]),
         {"f": float("inf")}))

@@ -14,7 +14,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from dtree import DecisionTreeClassifier, error_based_prune
+from dtree import CodedError, DecisionTreeClassifier, error_based_prune
 from dtree._ebp import add_errors, upper_confidence_limit
 from tests.helpers.j48_cases import NOMINAL_CLASS, generated_with_missing
 from tests.helpers.installed import require
@@ -157,12 +157,17 @@ def test_bad_arguments():
     for cf in (0, -0.1, 0.6, "0.25", True):
         with pytest.raises(ValueError, match="confidence"):
             error_based_prune(est, X, y, cf)
-    with pytest.raises(ValueError, match="training data"):
+    # (other data than the training rows: coded, so that the app words them)
+    with pytest.raises(CodedError, match="training data") as refused:
         error_based_prune(est, X[:6], y[:6])
-    with pytest.raises(ValueError, match="class counts"):
+    assert (refused.value.code, refused.value.values) == ("ebp_other_weight",
+                                                          {"weight": 6.0, "root": 12.0})
+    with pytest.raises(CodedError, match="class counts") as refused:
         error_based_prune(est, X, y[::-1])
-    with pytest.raises(ValueError, match="never saw"):
+    assert refused.value.code == "ebp_other_counts"
+    with pytest.raises(CodedError, match="never saw") as refused:
         error_based_prune(est, X, np.where(y == "a", "c", y))
+    assert (refused.value.code, refused.value.values) == ("ebp_unseen_label", {"label": "c"})
     from dtree import DecisionTreeRegressor
 
     reg = DecisionTreeRegressor().fit(X, np.arange(12.0))
