@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 from dtree import DecisionTreeClassifier
 from dtree.views import downloads as ex
 from tests.helpers.installed import needs, running_in_ci
+from tests.helpers.apptest import assert_clean
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = str(ROOT / "tests" / "helpers" / "export_panel_app.py")
@@ -31,10 +32,6 @@ def start(data=None):
         at.selectbox(key="demo_data").set_value(data).run()
     assert_clean(at)
     return at
-
-
-def assert_clean(at):
-    assert not at.exception, [e.message for e in at.exception]
 
 
 def buttons(at):

@@ -6,7 +6,6 @@ compute it once."""
 
 import threading
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,8 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 import pages.runtime.prefetch as prefetch
 from dtree.views import pruneview as pv
-
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+from tests.helpers.apptest import APP
 
 
 @pytest.fixture

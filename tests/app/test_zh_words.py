@@ -5,7 +5,6 @@ and the formulas' symbols stay as they are.  English stays the default."""
 
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -26,9 +25,8 @@ from dtree.views.narration import STOP_REASONS_ZH
 from dtree import MESSAGES, TREE_FILE_MESSAGES
 from dtree.views.messages import MESSAGES_ZH
 from pages.language.terms import message_zh
+from tests.helpers.apptest import APP
 
-ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "app.py")
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 #: Any English word (two letters or more; g(t), w, p, D, T are symbols).
 WORD = re.compile(r"[A-Za-z]{2,}")
