@@ -452,9 +452,8 @@ def divergence_text(div, models, labels, escape=str, lang="en") -> str:
     parts = []
     for model, node, label in zip(models, div.nodes, labels):
         parts.append(f"{label} {split_text(model, node, escape, lang)}")
-    sep = "; " if lang != "zh" else "；"
-    return head + where + (", " if lang != "zh" else "，") + sep.join(parts) + \
-        ("." if lang != "zh" else "。")
+    return head + where + t(lang, ", ", "，") + t(lang, "; ", "；").join(parts) + \
+        t(lang, ".", "。")
 
 
 def highlight_dot(dot: str, node_index: int, colour: str = DIVERGENCE_COLOUR,
