@@ -13,6 +13,8 @@ import warnings
 
 import numpy as np
 
+from ._errors import CodedError
+
 
 class NotFittedError(ValueError, AttributeError):
     """Raised when a method needs a fitted estimator."""
@@ -168,9 +170,7 @@ def as_float32_matrix(X, *, what="X", allow_nan=True, dtype=np.float32):
     infinite = np.isinf(arr)
     if infinite.any():
         col = int(np.flatnonzero(infinite.any(axis=0))[0])
-        raise ValueError(
-            f"Input {what} contains infinity (first in column {col}); values beyond the "
-            "float32 range also count as infinity. Replace them, or mark them missing (NaN).")
+        raise CodedError("x_infinite", what=what, column=col)
     if not allow_nan and np.isnan(arr).any():
         col = int(np.flatnonzero(np.isnan(arr).any(axis=0))[0])
         raise ValueError(f"Input {what} contains NaN (first in column {col}).")

@@ -309,9 +309,7 @@ default=None
             if not np.all(np.isfinite(y)):
                 raise CodedError("y_not_finite")
             if np.any(y != np.round(y)):
-                raise ValueError(
-                    "Unknown label type: continuous. A classifier needs discrete class "
-                    "labels; use DecisionTreeRegressor for a numeric target.")
+                raise CodedError("continuous_labels")
         declared = getattr(self, "_declared_classes", None)
         if self._setup.get("j48") and declared is not None:
             # J48 keeps the declared classes, in declared order (Weka's ties

@@ -48,6 +48,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from ._errors import CodedError
 from ._multioutput import refuse
 from ._tree import TREE_LEAF, TREE_UNDEFINED, Tree
 
@@ -393,17 +394,38 @@ def error_based_prune(model, X, y, confidence=0.25, subtree_raising=True, *,
                       sample_weight=None, tree=None):
     """C4.5's error-based pruning of a fitted classifier, as Weka's J48 does it.
 
-    ``X`` and ``y`` are the data the tree was fitted on (with
-    ``sample_weight`` if it had one): subtree raising sends a node's training
-    rows through the branch it raises.  ``confidence`` is C4.5's CF (J48's
-    ``-C``, in (0, 0.5]); a smaller CF charges more errors and prunes more.
-    ``subtree_raising=False`` is J48's ``-S``.  ``tree`` defaults to
-    ``model.tree_``.  For ``DecisionTreeClassifier(algorithm="j48")`` the
-    result is the tree default J48 (``-C 0.25 -M 2``) prints, node for node.
+    For ``DecisionTreeClassifier(algorithm="j48")`` the result is the tree
+    default J48 (``-C 0.25 -M 2``) prints, node for node.
 
-    Returns ``PruneResult(tree, record)``.  The tree is new (pre-order ids); a
-    node in a raised branch keeps the id (``node_ids``) of the node whose split
-    it is.  The record has one row per decision, in the order they are made
+    Parameters
+    ----------
+    model : DecisionTreeClassifier
+        A fitted classifier.
+    X : array-like of shape (n_samples, n_features)
+        The rows the tree was fitted on: subtree raising sends a node's
+        training rows through the branch it raises.
+    y : array-like of shape (n_samples,)
+        Their classes.
+    confidence : float, default=0.25
+        C4.5's CF (J48's ``-C``, in (0, 0.5]); a smaller CF charges more
+        errors and prunes more.
+    subtree_raising : bool, default=True
+        False is J48's ``-S``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        The fit's row weights, if it had some.
+    tree : Tree, default=None
+        The tree to prune; ``model.tree_`` by default.
+
+    Returns
+    -------
+    PruneResult
+        ``(tree, record)``.  The tree is new (pre-order ids); a node in a
+        raised branch keeps the id (``node_ids``) of the node whose split it
+        is.  The record is described below.
+
+    Notes
+    -----
+    The record has one row per decision, in the order they are made
     (bottom-up; a raised node and everything below it are decided again):
 
     * ``node``, ``node_id``: the place decided (its index in the input tree
@@ -440,8 +462,7 @@ def error_based_prune(model, X, y, confidence=0.25, subtree_raising=True, *,
     try:
         codes = np.array([lookup[v] for v in y.tolist()], dtype=np.intp)
     except KeyError as err:
-        raise ValueError(f"y holds the label {err.args[0]!r}, which the model never saw: "
-                         "X and y must be the training data.") from None
+        raise CodedError("ebp_unseen_label", label=err.args[0]) from None
     w = as_sample_weight(sample_weight, n).astype(np.float64)
     cw = getattr(model, "class_weight", None)
     if cw is not None:
@@ -450,8 +471,7 @@ def error_based_prune(model, X, y, confidence=0.25, subtree_raising=True, *,
     Xe, codes, w = Xe[keep], codes[keep], w[keep]
     root_w = float(tree.weighted_n_node_samples[0])
     if abs(float(w.sum()) - root_w) > 1e-6 * max(root_w, 1.0):
-        raise ValueError(f"X and y weigh {float(w.sum()):g} but the tree was grown on "
-                         f"{root_w:g}: error-based pruning needs the training data.")
+        raise CodedError("ebp_other_weight", weight=float(w.sum()), root=root_w)
     pruner = _Pruner(tree, Xe, codes, w, len(model.classes_), cf, bool(subtree_raising))
     # the training rows must reproduce the tree's own class counts
     expect = tree.value[:, 0, :] * tree.weighted_n_node_samples[:, None]
@@ -462,8 +482,7 @@ def error_based_prune(model, X, y, confidence=0.25, subtree_raising=True, *,
         got[g.pos] = g.dist.sum(axis=0)
         stack.extend(g.kids)
     if not np.allclose(got, expect, rtol=1e-6, atol=1e-6):
-        raise ValueError("X and y do not reproduce the tree's class counts: error-based "
-                         "pruning needs the data the tree was fitted on.")
+        raise CodedError("ebp_other_counts")
     pruner.prune(pruner.root)
     record = _record(pruner.rows_out, node=int, node_id=int, split_of=int, split_of_id=int,
                      depth=int, N=float, E=float, U_CF=float, errors_leaf=float,

@@ -44,6 +44,11 @@ MESSAGES = {
     "sparse_refused": ("A sparse X cannot be used here: {why}. Pass a dense array "
                        "(X.toarray()) or a DataFrame."),
     "y_not_finite": "Input y contains NaN or infinity.",
+    "x_infinite": ("Input {what} contains infinity (first in column {column}); values beyond "
+                   "the float32 range also count as infinity. Replace them, or mark them "
+                   "missing (NaN)."),
+    "continuous_labels": ("Unknown label type: continuous. A classifier needs discrete class "
+                          "labels; use DecisionTreeRegressor for a numeric target."),
     "y_too_large": ("The target values are too large: sums of y**2 overflow double precision "
                     "(largest |y| = {largest:.3g}). Rescale y, for example to thousands or "
                     "millions."),
@@ -57,6 +62,12 @@ MESSAGES = {
     "multi_output_categorical": ("Feature {name!r} is categorical; a tree of several outputs "
                                  "(y of more than one column) splits numeric features only. "
                                  "Encode it as numbers (one-hot or ordinal) first."),
+    "ebp_unseen_label": ("y holds the label {label!r}, which the model never saw: X and y "
+                         "must be the training data."),
+    "ebp_other_weight": ("X and y weigh {weight:g} but the tree was grown on {root:g}: "
+                         "error-based pruning needs the training data."),
+    "ebp_other_counts": ("X and y do not reproduce the tree's class counts: error-based "
+                         "pruning needs the data the tree was fitted on."),
     "pep_regressor": ("Pessimistic error pruning counts misclassified samples; it needs a "
                       "classifier, not a regressor."),
     # -- forced_splits (dtree._forced_spec, dtree._forced); {node} is the
@@ -383,7 +394,22 @@ class CodedError(ValueError):
 
 class Note(str):
     """A note for the reader (a ``str``: its English text), worded from a
-    code like a :class:`CodedError`, with its ``code`` and ``values``."""
+    code like a :class:`CodedError`.
+
+    Parameters
+    ----------
+    code : str
+        A key of ``MESSAGES``.
+    **values
+        The names and numbers its message uses.
+
+    Attributes
+    ----------
+    code : str
+        As given: what the app looks its words up by.
+    values : dict
+        As given.
+    """
 
     code: str
     values: dict

@@ -248,14 +248,27 @@ def _weakest_links(tree, stop_alpha=None):
 class PruneStep:
     """One collapse of the weakest-link sequence.
 
-    index : position in the sequence (the tree after it is ``tree_at(index + 1)``)
-    node : the collapsed node's index in the input tree
-    node_id : its id in the fully grown tree
-    alpha : g(node) when it was the weakest link (scikit-learn's effective alpha)
-    R_t, R_Tt, n_leaves : R(t), R(T_t) and |T_t| just before the collapse
-    n_removed : nodes that leave the tree (the branch below ``node``)
-    total_cost : R(T) of the whole tree after the step (the path's impurity)
-    total_leaves : leaves of the whole tree after the step
+    Attributes
+    ----------
+    index : int
+        Position in the sequence (the tree after it is ``tree_at(index + 1)``).
+    node : int
+        The collapsed node's index in the input tree.
+    node_id : int
+        Its id in the fully grown tree.
+    alpha : float
+        g(node) when it was the weakest link (scikit-learn's effective alpha).
+    R_t, R_Tt : float
+        R(t) and R(T_t) just before the collapse: the node's cost as a leaf
+        and its branch's.
+    n_leaves : int
+        |T_t|, the branch's leaves just before the collapse.
+    n_removed : int
+        Nodes that leave the tree (the branch below ``node``).
+    total_cost : float
+        R(T) of the whole tree after the step (the path's impurity).
+    total_leaves : int
+        Leaves of the whole tree after the step.
     """
 
     index: int
@@ -293,11 +306,15 @@ class PruningSequence:
 
     Attributes
     ----------
-    tree : the input tree (T0; never modified)
-    steps : list of :class:`PruneStep`
-    ccp_alphas, impurities : scikit-learn's ``cost_complexity_pruning_path``
-        (length ``len(steps) + 1``; entry 0 is the input tree at alpha 0)
-    n_leaves : leaves of ``tree_at(k)`` for each k
+    tree : Tree
+        The input tree (T0; never modified).
+    steps : list of PruneStep
+        One per collapse, in order.
+    ccp_alphas, impurities : ndarray of float
+        scikit-learn's ``cost_complexity_pruning_path`` (length
+        ``len(steps) + 1``; entry 0 is the input tree at alpha 0).
+    n_leaves : ndarray of int
+        Leaves of ``tree_at(k)`` for each k.
     """
 
     def __init__(self, tree, rec, collapsed_at, start_cost, levels):
@@ -672,21 +689,43 @@ def ccp_cross_validate(estimator, X, y, *, cv=5, sample_weight=None, random_stat
     The error is the misclassification rate (classifier) or the mean squared
     error (regressor), weighted by ``sample_weight`` if given.
 
-    Returns a DataFrame, one row per distinct subtree, by increasing alpha:
-    ``alpha``, ``alpha_cv``, ``n_leaves``, ``train_error`` (T_k on all the
-    data), ``cv_error`` (every row predicted once, by the fold that held it
-    out), ``cv_se`` (its standard error: the standard deviation of the per-row
-    losses / sqrt(n), rpart's xstd), ``fold_1`` ... ``fold_<cv>`` (each fold's
-    error), ``is_min`` (the smallest ``cv_error``; the smaller tree on a tie)
-    and ``is_1se`` (the smallest tree with ``cv_error`` <= minimum + its
-    standard error).  ``frame.attrs`` holds ``alpha_min``, ``alpha_1se``,
-    ``cv`` and ``error``.
+    Parameters
+    ----------
+    estimator : DecisionTreeClassifier or DecisionTreeRegressor
+        Its parameters grow every tree (its ``ccp_alpha`` is set to 0).
+    X : array-like of shape (n_samples, n_features)
+        The rows, as the estimator's ``fit`` takes them.
+    y : array-like of shape (n_samples,)
+        The target.
+    cv : int, default=5
+        The number of folds (at least 2, at most the number of rows).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Row weights for the fits and the errors.
+    random_state : int, default=0
+        Seeds the shuffle of the rows into folds.
+    midpoints : bool, default=True
+        Score each subtree at the geometric mean of its alpha interval
+        (rpart's choice) rather than at its lower end.
+    fitted : bool, default=False
+        ``estimator`` was already fitted on exactly these X, y and
+        ``sample_weight``: its unpruned tree (``unpruned_tree_`` when it was
+        fitted with a ``ccp_alpha``, else ``tree_``) is the tree on all the
+        data, instead of growing that tree again (the same tree: the
+        parameters are the same and ``ccp_alpha`` only prunes).
 
-    ``fitted=True`` says that ``estimator`` was already fitted on exactly
-    these X, y and ``sample_weight``: its unpruned tree (``unpruned_tree_``
-    when it was fitted with a ``ccp_alpha``, else ``tree_``) is the tree on
-    all the data, instead of growing that tree again (the same tree: the
-    parameters are the same and ``ccp_alpha`` only prunes).
+    Returns
+    -------
+    pandas.DataFrame
+        One row per distinct subtree, by increasing alpha: ``alpha``,
+        ``alpha_cv``, ``n_leaves``, ``train_error`` (T_k on all the data),
+        ``cv_error`` (every row predicted once, by the fold that held it
+        out), ``cv_se`` (its standard error: the standard deviation of the
+        per-row losses / sqrt(n), rpart's xstd), ``fold_1`` ...
+        ``fold_<cv>`` (each fold's error), ``is_min`` (the smallest
+        ``cv_error``; the smaller tree on a tie) and ``is_1se`` (the
+        smallest tree with ``cv_error`` <= minimum + its standard error).
+        ``frame.attrs`` holds ``alpha_min``, ``alpha_1se``, ``cv`` and
+        ``error``.
     """
     import pandas as pd
 

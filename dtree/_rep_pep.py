@@ -24,7 +24,16 @@ from ._tree import Tree
 __all__ = ["PruneResult", "pessimistic_prune", "reduced_error_prune"]
 
 class PruneResult(NamedTuple):
-    """A pruned tree (new object) and the record of every decision."""
+    """A pruned tree (new object) and the record of every decision.
+
+    Attributes
+    ----------
+    tree : Tree
+        The pruned tree, renumbered in pre-order; its ``node_ids`` name the
+        nodes of the tree that was pruned.
+    record : pandas.DataFrame
+        One row per decision, with the columns the pruning function lists.
+    """
 
     tree: Tree
     record: object  # pandas.DataFrame
@@ -78,16 +87,30 @@ def reduced_error_prune(estimator, X_val, y_val, *, sample_weight=None, tree=Non
     The seed notes call the method top-down in one sentence and bottom-up in
     the next; this follows the bottom-up order, which is Quinlan's.
 
-    ``tree`` defaults to ``estimator.tree_``; any tree of the estimator (e.g.
-    ``tree_at(k)`` or ``unpruned_tree_``) may be given instead.
+    Parameters
+    ----------
+    estimator : DecisionTreeClassifier or DecisionTreeRegressor
+        A fitted estimator.
+    X_val : array-like of shape (n_samples, n_features)
+        The validation rows.
+    y_val : array-like of shape (n_samples,)
+        Their targets.
+    sample_weight : array-like of shape (n_samples,), default=None
+        The validation rows' weights.
+    tree : Tree, default=None
+        The tree to prune: ``estimator.tree_`` by default; any tree of the
+        estimator (e.g. ``tree_at(k)`` or ``unpruned_tree_``) may be given.
 
-    Returns ``PruneResult(tree, record)``; the record has one row per internal
-    node in decision order: ``node``, ``node_id``, ``depth``, ``n_val``
-    (validation weight reaching the node), ``n_leaves`` (leaves of the branch
-    before the decision), ``errors_before`` (the branch), ``errors_after``
-    (the node as a leaf), ``pruned`` and ``tree_errors`` (validation errors of
-    the whole tree after the decision; ``record.attrs["errors_start"]`` is the
-    value before any).
+    Returns
+    -------
+    PruneResult
+        ``(tree, record)``; the record has one row per internal node in
+        decision order: ``node``, ``node_id``, ``depth``, ``n_val``
+        (validation weight reaching the node), ``n_leaves`` (leaves of the
+        branch before the decision), ``errors_before`` (the branch),
+        ``errors_after`` (the node as a leaf), ``pruned`` and
+        ``tree_errors`` (validation errors of the whole tree after the
+        decision; ``record.attrs["errors_start"]`` is the value before any).
     """
     refuse("reduced_error_prune", estimator, y_val)
     tree = estimator.tree_ if tree is None else tree
@@ -162,12 +185,22 @@ def pessimistic_prune(model, *, tree=None):
     E(leaf) < E(T) + std(T) (strictly, as in the seed); its branch is then
     gone and is not visited.  With sample weights, "samples" are weights.
 
-    ``model`` is a fitted classifier (its ``tree_`` is pruned unless ``tree``
-    is given) or a classification ``Tree``.  Returns ``PruneResult(tree,
-    record)``; the record has one row per node visited: ``node``, ``node_id``,
-    ``depth``, ``N`` (training weight), ``n_leaves`` (L), ``errors_leaves``
-    (sum of the leaves' errors), ``E_T``, ``std_T``, ``upper`` (E(T) +
-    std(T)), ``errors_node`` (t's errors as a leaf), ``E_leaf`` and ``pruned``.
+    Parameters
+    ----------
+    model : DecisionTreeClassifier or Tree
+        A fitted classifier (its ``tree_`` is pruned unless ``tree`` is
+        given) or a classification tree.
+    tree : Tree, default=None
+        The tree to prune instead of ``model.tree_``.
+
+    Returns
+    -------
+    PruneResult
+        ``(tree, record)``; the record has one row per node visited:
+        ``node``, ``node_id``, ``depth``, ``N`` (training weight),
+        ``n_leaves`` (L), ``errors_leaves`` (sum of the leaves' errors),
+        ``E_T``, ``std_T``, ``upper`` (E(T) + std(T)), ``errors_node`` (t's
+        errors as a leaf), ``E_leaf`` and ``pruned``.
     """
     refuse("pessimistic_prune", model)
     refuse("pessimistic_prune", tree)

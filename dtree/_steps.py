@@ -16,33 +16,60 @@ class Step:
 
     Attributes
     ----------
-    index : position in ``steps_`` (the tree after this step is ``tree_at(index + 1)``)
-    node : id of the split node in ``tree_``
-    depth, feature, feature_name, n_node_samples, weighted_n_node_samples
-    kind : "numeric" (x <= threshold), "subset" (a set of categories against
-        the rest) or "multiway" (one branch per category)
-    threshold : the numeric threshold (NaN for categorical splits)
-    branches : one label per child, e.g. ``"<= 2.45"``/``"> 2.45"``, ``"青年"``
-        or ``"{a, b}"``
-    impurity : impurity of the node I(t)
-    gain : I(t) - sum_child N_child / N_t * I(child) (times the known fraction
-        rho under C4.5's missing-value rule)
-    improvement : N_t / N * gain (what best-first ranks by and what
-        ``min_impurity_decrease`` is compared with)
-    split_info : entropy of the branch proportions H_A(D)
-    gain_ratio : gain / split_info
-    children : ids of the children in ``tree_``; ``left``/``right`` for binary
-        splits (None for multiway)
-    n_children_samples, children_impurity : per child
-    n_left, n_right, impurity_left, impurity_right : binary splits only
-    forced : True for a split imposed by ``forced_splits`` (these come first)
-    best_gain : the gain of the split the algorithm would have chosen at the
-        node (its best candidate, as ranked by its criterion and rules, even
-        one ``min_impurity_decrease`` would have stopped; NaN if no split was
-        possible there); equal to ``gain`` for a split not forced
-    candidates : DataFrame, best first, one row per feature evaluated (built on
-        first access); at a forced node, also the forced split, the one
-        marked ``chosen`` (and ``forced``)
+    index : int
+        Position in ``steps_`` (the tree after this step is
+        ``tree_at(index + 1)``).
+    node : int
+        Id of the split node in ``tree_``.
+    depth : int
+        The node's depth.
+    feature : int
+        The split feature's index.
+    feature_name : str
+        Its name.
+    n_node_samples : int
+        The training rows at the node.
+    weighted_n_node_samples : float
+        Their weight.
+    kind : str
+        ``"numeric"`` (x <= threshold), ``"subset"`` (a set of categories
+        against the rest) or ``"multiway"`` (one branch per category).
+    threshold : float
+        The numeric threshold (NaN for categorical splits).
+    branches : list of str
+        One label per child, e.g. ``"<= 2.45"``/``"> 2.45"``, ``"青年"`` or
+        ``"{a, b}"``.
+    impurity : float
+        Impurity of the node I(t).
+    gain : float
+        I(t) - sum_child N_child / N_t * I(child) (times the known fraction
+        rho under C4.5's missing-value rule).
+    improvement : float
+        N_t / N * gain (what best-first ranks by and what
+        ``min_impurity_decrease`` is compared with).
+    split_info : float
+        Entropy of the branch proportions H_A(D).
+    gain_ratio : float
+        gain / split_info.
+    children : list of int
+        Ids of the children in ``tree_``.
+    left, right : int or None
+        The two children of a binary split (None for multiway).
+    n_children_samples, children_impurity : list
+        Per child: training rows and impurity.
+    n_left, n_right, impurity_left, impurity_right : int, float or None
+        The same for a binary split's two children (None for multiway).
+    forced : bool
+        True for a split imposed by ``forced_splits`` (these come first).
+    best_gain : float
+        The gain of the split the algorithm would have chosen at the node
+        (its best candidate, as ranked by its criterion and rules, even one
+        ``min_impurity_decrease`` would have stopped; NaN if no split was
+        possible there); equal to ``gain`` for a split not forced.
+    candidates : pandas.DataFrame
+        Best first, one row per feature evaluated (built on first access);
+        at a forced node, also the forced split, the one marked ``chosen``
+        (and ``forced``).
     """
 
     __slots__ = ("index", "node", "depth", "feature", "feature_name", "kind", "threshold",

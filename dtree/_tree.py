@@ -51,7 +51,75 @@ _CHILD_ARRAYS = ("child_ids", "child_share")
 
 
 class Tree:
-    """Array representation of a decision tree (see module docstring)."""
+    """Array representation of a decision tree (see the module docstring).
+
+    Attributes
+    ----------
+    node_count : int
+        The number of nodes; every array below has one entry per node but
+        ``child_ids`` and ``child_share`` (one per child).
+    n_outputs : int
+        The number of targets (1 but for a multi-output tree).
+    n_classes : ndarray of shape (n_outputs,)
+        Each output's number of classes (1 for a regressor's outputs).
+    max_n_classes : int
+        The largest of ``n_classes``: the last axis of ``value``.
+    feature : ndarray of int
+        The split feature of each node, -2 at leaves.
+    threshold : ndarray of float
+        A numeric split's threshold (``x <= threshold`` takes the first
+        child), -2.0 at leaves; +inf for a split of known against missing
+        values.
+    impurity : ndarray of float
+        The node's impurity under the fit's criterion.
+    n_node_samples : ndarray of int
+        The training rows that reach the node.
+    weighted_n_node_samples : ndarray of float
+        Their total weight (fractions of rows under C4.5's missing-value rule).
+    value : ndarray of shape (node_count, n_outputs, max_n_classes)
+        Class fractions for a classifier, the prediction for a regressor.
+    depth, parent : ndarray of int
+        The node's depth (0 at the root) and its parent (-1 at the root).
+    stop_reason : ndarray of str
+        Why a leaf is a leaf (``"pure"``, ``"max_depth"``...), ``""`` at
+        internal nodes.
+    node_ids : ndarray of int
+        The id each node has in the fully grown tree (``tree_at(k)`` and
+        pruned trees are renumbered, their ``node_ids`` are not).
+    split_gain, split_improvement, split_info : ndarray of float
+        The split's gain, its improvement (the gain weighted by the node's
+        share of the training weight) and its split information; NaN at
+        leaves.
+    kind : ndarray of int8
+        ``NUMERIC``, ``SUBSET`` or ``MULTIWAY`` (0 at leaves).
+    missing_child : ndarray of int
+        The child position a missing value (or an unseen category) goes to,
+        -1 at leaves.
+    branch_of_code : ndarray of object
+        For a categorical split, each category code's child position (None
+        for numeric splits and leaves).
+    child_ptr : ndarray of int
+        Node ``i``'s children are ``child_ids[child_ptr[i]:child_ptr[i + 1]]``.
+    child_ids : ndarray of int
+        The children of every node, in branch order.
+    child_share : ndarray of float
+        Each child's share of its parent's known training weight (the weight
+        a row with a missing value sends down it under C4.5's rule).
+    n_children : ndarray of int
+        The number of children of each node (0 at leaves).
+    distribute_missing : bool
+        True when missing values go down every branch (C4.5's rule).
+    children_left, children_right : ndarray of int
+        scikit-learn's binary view (-1 at leaves); refused for a tree with
+        multiway nodes.
+    missing_go_to_left : ndarray of uint8
+        scikit-learn's name for ``missing_child == 0``.
+    is_binary : bool
+        Whether every split has two children.
+    max_depth, n_leaves, capacity : int
+        The deepest leaf's depth, the number of leaves, and ``node_count``
+        (scikit-learn's name).
+    """
 
     def __init__(self, *, child_ptr, distribute_missing=False, n_classes=None, **arrays):
         for name in _NODE_ARRAYS + _CHILD_ARRAYS:

@@ -336,7 +336,7 @@ def _looks_chinese(text: str) -> bool:
 
 #: The characters that Unicode calls control (Cc), surrogate (Cs) or private
 #: use (Co), but for tab, newline and carriage return: ranges the standard
-#: never changes (tests/test_app_io.py checks them against unicodedata).
+#: never changes (tests/tables/test_io.py checks them against unicodedata).
 #: One regular expression instead of a category lookup per character
 #: (about 20 ms on a 64 KB sample).
 _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ue000-\uf8ff"
@@ -381,7 +381,7 @@ _DELIMITER_NAMES = {",": "comma", "\t": "tab", ";": "semicolon", "|": "vertical 
 
 
 def _is_ascii(data: bytes) -> bool:
-    # (a function of its own so that tests/test_app_io.py can turn the ASCII
+    # (a function of its own so that tests/tables/test_io.py can turn the ASCII
     # path off and compare it with decode_text's)
     return data.isascii()
 

@@ -44,7 +44,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .vocabulary import missing_side, missing_split, t
+from .vocabulary import criterion_name, missing_side, missing_split, t
 from .. import NUMERIC, OKABE_ITO, branch_labels, make_criterion
 from .explain import encode, score_path
 from .focus import above_tree_css, presenter_window
@@ -452,9 +452,8 @@ def divergence_text(div, models, labels, escape=str, lang="en") -> str:
     parts = []
     for model, node, label in zip(models, div.nodes, labels):
         parts.append(f"{label} {split_text(model, node, escape, lang)}")
-    sep = "; " if lang != "zh" else "；"
-    return head + where + (", " if lang != "zh" else "，") + sep.join(parts) + \
-        ("." if lang != "zh" else "。")
+    return head + where + t(lang, ", ", "，") + t(lang, "; ", "；").join(parts) + \
+        t(lang, ".", "。")
 
 
 def highlight_dot(dot: str, node_index: int, colour: str = DIVERGENCE_COLOUR,
@@ -813,18 +812,12 @@ def impurity_figure(p=None, two_classes=True, lang="en", n_points=201):
 
     grid = np.linspace(0.0, 1.0, n_points)
     curves = impurity_curves(grid)
-    names = {
-        "entropy": t(lang, "entropy", "信息熵"),
-        "half_entropy": t(lang, "entropy / 2", "信息熵 / 2"),
-        "gini": t(lang, "Gini", "基尼系数"),
-        "misclassification": t(lang, "misclassification", "误分类率"),
-        "taylor2": t(lang, "Taylor, 2nd order", "二阶泰勒展开"),
-    }
     styles = {
         "entropy": (OKABE_ITO[4], "solid"), "half_entropy": (OKABE_ITO[4], "dot"),
         "gini": (OKABE_ITO[5], "solid"), "misclassification": (OKABE_ITO[2], "dash"),
         "taylor2": (OKABE_ITO[0], "dashdot"),
     }
+    names = {key: criterion_name(key, lang, short=True) for key in styles}
     at = None if p is None else impurity_curves([p])
     fig = go.Figure()
     for key, _, _ in IMPURITY_CURVES:

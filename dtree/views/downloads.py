@@ -24,7 +24,7 @@ import numpy as np
 from .. import branch_labels, export_graphviz, export_text, node_fills
 from .viz import JUST_SPLIT, MAX_DRAWN_NODES, NEXT_SPLIT, impurity_label, short, step_dot
 from .viz import tree_layout
-from .vocabulary import missing_side, missing_split
+from .vocabulary import missing_side, missing_split, t
 
 __all__ = [
     "GraphvizError", "GraphvizNotFound", "INSTALL_GRAPHVIZ", "MAX_HTML_NODES", "dot_binary",
@@ -422,9 +422,9 @@ def growth_figure_dict(model, *, lang="en", max_nodes=MAX_HTML_NODES) -> dict:
                 split_line[nid] = missing_split(name, lang, 0)
                 labels = [missing_side(0, lang), missing_side(1, lang)]
             elif final.kind[i] == 0:
-                t = _fmt(final.threshold[i])
-                split_line[nid] = f"{name} ≤ {t}"
-                labels = [f"≤ {t}", f"> {t}"]
+                cut = _fmt(final.threshold[i])
+                split_line[nid] = f"{name} ≤ {cut}"
+                labels = [f"≤ {cut}", f"> {cut}"]
             else:  # as export_graphviz: the branches name the categories
                 split_line[nid] = f"{name} = ?"
                 labels = branch_labels(final, i, _category_labels(model, f))
@@ -462,7 +462,7 @@ def growth_figure_dict(model, *, lang="en", max_nodes=MAX_HTML_NODES) -> dict:
              "line": {"color": "#888888", "width": 2}, "showlegend": False},
             {"type": "scatter", "x": [pos[n][0] for n in ids], "y": [pos[n][1] for n in ids],
              "mode": "markers", "customdata": ids, "showlegend": False,
-             "hovertext": [f"<b>#{n}</b><br>{t}" for n, t in zip(ids, text)],
+             "hovertext": [f"<b>#{n}</b><br>{line}" for n, line in zip(ids, text)],
              "hoverinfo": "text",
              "marker": {"size": 12 if boxed else 18, "color": [fill[n] for n in ids],
                         "line": {"color": border, "width": width}}},
@@ -540,7 +540,7 @@ def growth_figure_dict(model, *, lang="en", max_nodes=MAX_HTML_NODES) -> dict:
             "len": min(900, plot_width - controls) / plot_width,
             "y": 1.0, "yanchor": "bottom", "pad": {"b": 10, "t": 0},
             "currentvalue": {"prefix": words["step"], "font": {"size": 18},
-                             "suffix": " 步" if lang == "zh" else ""},
+                             "suffix": t(lang, "", " 步")},
             "font": {"size": 16},
             "steps": [{"label": f["name"], "method": "animate",
                        "args": [[f["name"]], pause]} for f in frames]}],
@@ -571,9 +571,8 @@ def growth_html(model, *, title="tree", lang="en", max_nodes=MAX_HTML_NODES) -> 
                                "scrollZoom": False})
     n_nodes = len(fig["frames"][-1]["data"][1]["customdata"])
     facts = (f"{type(model).__name__} · {model.criterion_} · {model.growth_} · "
-             f"{len(model.steps_)} steps · {n_nodes} nodes" if lang != "zh" else
-             f"{type(model).__name__} · {model.criterion_} · {model.growth_} · "
-             f"{len(model.steps_)} 步 · {n_nodes} 个结点")
+             + t(lang, f"{len(model.steps_)} steps · {n_nodes} nodes",
+                 f"{len(model.steps_)} 步 · {n_nodes} 个结点"))
     extra = [words["legend"]]
     if n_nodes > BOXED_NODES:
         extra.append(words["hover"])
@@ -581,7 +580,7 @@ def growth_html(model, *, title="tree", lang="en", max_nodes=MAX_HTML_NODES) -> 
     if note:
         extra.append(note)
     title_text = html.escape(str(title), quote=True)
-    lines = "".join(f"<p>{html.escape(t)}</p>" for t in [facts, *extra])
+    lines = "".join(f"<p>{html.escape(line)}</p>" for line in [facts, *extra])
     return ("<!DOCTYPE html>\n<html lang=\"" + ("zh" if lang == "zh" else "en") + "\">\n"
             "<head>\n<meta charset=\"utf-8\">\n"
             f"<title>{title_text}</title>\n"

@@ -36,6 +36,9 @@ MESSAGES_ZH = {
     "hist_refused": "这里不能使用 splitter='hist'：{why}。请使用 splitter='best'。",
     "sparse_refused": "这里不能使用稀疏矩阵 X：{why}。请传入稠密数组（X.toarray()）或 DataFrame。",
     "y_not_finite": "目标 y 含有 NaN 或无穷大。",
+    "x_infinite": ("输入 {what} 含有无穷大（最早在第 {column} 列）；超出 float32 范围的值也算作无穷大。"
+                   "请替换这些值，或把它们标为缺失（NaN）。"),
+    "continuous_labels": "未知的标签类型：连续值。分类树需要离散的类别标签；数值目标请用回归树。",
     "y_too_large": ("目标值太大：y² 之和超出双精度范围（最大的 |y| = {largest:.3g}）。"
                     "请缩放目标值，例如以千或百万为单位。"),
     "poisson_negative": "目标含有负值，泊松回归不允许负值。",
@@ -45,6 +48,10 @@ MESSAGES_ZH = {
                              "请为每个目标列分别生长一棵树，或使用默认的 CART 设置。"),
     "multi_output_categorical": ("特征“{name}”是类别特征；多输出的树（y 有不止一列）只划分数值特征。"
                                  "请先把它编码为数值（独热编码或序数编码）。"),
+    "ebp_unseen_label": "y 含有模型从未见过的类别“{label}”：X 和 y 必须是训练数据。",
+    "ebp_other_weight": ("X 和 y 的权重之和为 {weight:g}，而这棵树是在权重 {root:g} 上生长的："
+                         "基于错误的剪枝需要训练数据。"),
+    "ebp_other_counts": "X 和 y 不能重现树中各结点的类别计数：基于错误的剪枝需要拟合这棵树时用的数据。",
     "pep_regressor": "悲观剪枝统计误分类的样本，只适用于分类树，不适用于回归树。",
     # forced_splits ({node}: the forced split's path, in Chinese)
     "forced_refused": "这里不能使用 forced_splits：{why}。",

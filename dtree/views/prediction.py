@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .. import KIND_NAMES, CodedError, branch_labels, feature_importances, tree_input
-from .vocabulary import missing_side, missing_split
+from .vocabulary import missing_side, missing_split, t
 
 __all__ = ["Branch", "Decision", "LeafShare", "Prediction", "explain_prediction",
            "rule_text", "explanation", "importances_at", "importance_terms",
@@ -322,7 +322,7 @@ def _side(d, position, lang):
         if lang == "zh":
             return "左分支" if position == 0 else "右分支"
         return "left" if position == 0 else "right"
-    return f"第 {position + 1} 个分支" if lang == "zh" else f"branch {position + 1}"
+    return t(lang, f"branch {position + 1}", f"第 {position + 1} 个分支")
 
 
 def _known_or_missing(d) -> bool:
@@ -337,7 +337,7 @@ def branch_text(d, b, lang="en") -> str:
 
 
 def _shares(d, lang):
-    sep = "，" if lang == "zh" else ", "
+    sep = t(lang, ", ", "，")
     return sep.join(f"{branch_text(d, b, lang)} {_w(b.share)}" for b in d.branches)
 
 
@@ -382,14 +382,14 @@ def rule_text(d: Decision, lang: str = "en") -> str:
 
 
 def _class_text(result, lang, digits=3):
-    sep = "，" if lang == "zh" else ", "
+    sep = t(lang, ", ", "，")
     return sep.join(f"P({c}) = {p:.{digits}f}" for c, p in zip(result.classes,
                                                                 result.distribution))
 
 
 def _leaf_text(leaf, result, lang):
     if result.is_classifier:
-        sep = "，" if lang == "zh" else ", "
+        sep = t(lang, ", ", "，")
         dist = sep.join(f"{c} {p:.3f}" for c, p in zip(result.classes, leaf.value))
     else:
         dist = f"{leaf.value[0]:.4g}"

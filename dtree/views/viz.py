@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import CLASS_COLOURS, NUMERIC, OKABE_ITO, export_graphviz
 from . import vocabulary
+from .vocabulary import t
 from .explain import partition_2d
 from .focus import PRESENTER_WINDOW, focus_folds
 
@@ -83,11 +84,6 @@ def step_words(criterion: str, lang: str = "en") -> dict:
     if criterion in ("entropy", "log_loss"):
         words["gain"] = words["info_gain"]
     return words
-
-
-def _say(lang: str, en: str, zh: str) -> str:
-    """A figure's text in the language asked for ("en" or "zh")."""
-    return zh if lang == "zh" else en
 
 
 # ---------------------------------------------------------------------------
@@ -380,22 +376,22 @@ def tree_figure(tree, model, selected=None, height=380, lang="en"):
         if classes is not None:
             best = int(np.argmax(tree.value[n, 0, :]))
             colours.append(class_colour(best))
-            what = _say(lang, "class", "类别") + f" {_plain(classes[best])}"
+            what = t(lang, "class", "类别") + f" {_plain(classes[best])}"
         else:
             colours.append(OKABE_ITO[4])
-            what = _say(lang, "mean", "均值") + f" {tree.value[n, 0, 0]:.4g}"
+            what = t(lang, "mean", "均值") + f" {tree.value[n, 0, 0]:.4g}"
         kids = tree.children_of(n)
         if not kids:
-            split = _say(lang, "leaf", "叶结点")
+            split = t(lang, "leaf", "叶结点")
         elif int(tree.kind[n]) == NUMERIC and tree.threshold[n] == np.inf:  # known/missing
             split = vocabulary.missing_split(_plain(names[tree.feature[n]]), lang)
         elif int(tree.kind[n]) == NUMERIC:
             split = f"{_plain(names[tree.feature[n]])} ≤ {tree.threshold[n]:.4g}"
         else:
-            split = _say(lang, f"{_plain(names[tree.feature[n]])}: {len(kids)} branches",
+            split = t(lang, f"{_plain(names[tree.feature[n]])}: {len(kids)} branches",
                          f"{_plain(names[tree.feature[n]])}：{len(kids)} 个分支")
-        hover.append(_say(lang, "node", "结点") + f" #{tree.node_ids[n]}<br>{split}<br>"
-                     + _say(lang, "samples", "样本数") + f" {tree.n_node_samples[n]}<br>{what}")
+        hover.append(t(lang, "node", "结点") + f" #{tree.node_ids[n]}<br>{split}<br>"
+                     + t(lang, "samples", "样本数") + f" {tree.n_node_samples[n]}<br>{what}")
     ids = [int(v) for v in tree.node_ids]
     sizes = [30 if selected is not None and v == selected else 22 for v in ids]
     widths = [4 if selected is not None and v == selected else 1 for v in ids]
@@ -445,14 +441,14 @@ def gain_curve_figure(curve, feature, chosen=None, value="gain", label="gain", l
     if (~ok).any():
         fig.add_trace(go.Scatter(x=curve["threshold"][~ok], y=curve[value][~ok],
                                  mode="markers",
-                                 name=_say(lang, "children too small", "子结点样本过少"),
+                                 name=t(lang, "children too small", "子结点样本过少"),
                                  marker={"size": 7 if mode != "lines" else 4, "color": "#999",
                                          "symbol": "x"}))
     if chosen is not None:
         fig.add_vline(x=chosen, line={"color": JUST_SPLIT, "width": 3, "dash": "dash"},
-                      annotation_text=_say(lang, f"chosen: {chosen:.4g}", f"选中：{chosen:.4g}"),
+                      annotation_text=t(lang, f"chosen: {chosen:.4g}", f"选中：{chosen:.4g}"),
                       annotation_font_size=FONT_SIZE - 2)
-    return _layout(fig, _say(lang, f"{label} of each threshold on {_plain(feature, 48)}",
+    return _layout(fig, t(lang, f"{label} of each threshold on {_plain(feature, 48)}",
                              f"{_plain(feature, 48)} 各个阈值的{label}"),
                    xaxis_title=_plain(feature, 48), yaxis_title=label)
 
@@ -463,11 +459,11 @@ def category_figure(bars, feature, lang="en"):
 
     fig = go.Figure(go.Bar(x=[_plain(c, 24) for c in bars["category"]], y=bars["gain"],
                            marker_color=OKABE_ITO[4],
-                           hovertext=[_say(lang, f"{n} rows", f"{n} 个样本")
+                           hovertext=[t(lang, f"{n} rows", f"{n} 个样本")
                                       for n in bars["n_category"]]))
-    return _layout(fig, _say(lang, f"gain of “category vs the rest” on {_plain(feature, 40)}",
+    return _layout(fig, t(lang, f"gain of “category vs the rest” on {_plain(feature, 40)}",
                              f"{_plain(feature, 40)}：“该类别对其余类别”的增益"),
-                   xaxis_title=_plain(feature, 48), yaxis_title=_say(lang, "gain", "增益"))
+                   xaxis_title=_plain(feature, 48), yaxis_title=t(lang, "gain", "增益"))
 
 
 def category_terms_figure(terms, feature, impurity_name="impurity", lang="en"):
@@ -477,11 +473,11 @@ def category_terms_figure(terms, feature, impurity_name="impurity", lang="en"):
     fig = go.Figure(go.Bar(
         x=[_plain(c, 24) for c in terms["category"]], y=terms["term"],
         marker_color=OKABE_ITO[4],
-        text=[_say(lang, f"{n:,} rows, {impurity_name} {i:.3f}",
+        text=[t(lang, f"{n:,} rows, {impurity_name} {i:.3f}",
                    f"{n:,} 个样本，{impurity_name} {i:.3f}")
               for n, i in zip(terms["n"], terms["impurity"])],
         textposition="outside"))
-    return _layout(fig, _say(lang, f"each branch's share × {impurity_name}, on "
+    return _layout(fig, t(lang, f"each branch's share × {impurity_name}, on "
                                    f"{_plain(feature, 40)}",
                              f"{_plain(feature, 40)}：各分支的样本占比 × {impurity_name}"),
                    xaxis_title=_plain(feature, 48),
@@ -496,17 +492,17 @@ def score_figure(train, test, step, metric="accuracy", lang="en"):
     steps = np.arange(len(train))
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=steps, y=train, mode=line_mode(len(steps)),
-                             name=_say(lang, "train", "训练集"),
+                             name=t(lang, "train", "训练集"),
                              line={"color": OKABE_ITO[4], "width": 3}))
     if len(test) and np.isfinite(test).any():
         fig.add_trace(go.Scatter(x=steps, y=test, mode=line_mode(len(steps)),
-                                 name=_say(lang, "test", "测试集"),
+                                 name=t(lang, "test", "测试集"),
                                  line={"color": OKABE_ITO[5], "width": 3, "dash": "dot"}))
     fig.add_vline(x=step, line={"color": "#000", "width": 2},
-                  annotation_text=_say(lang, f"step {step}", f"第 {step} 步"),
+                  annotation_text=t(lang, f"step {step}", f"第 {step} 步"),
                   annotation_font_size=FONT_SIZE - 2)
-    return _layout(fig, _say(lang, f"{metric} as the tree grows", f"{metric}随决策树生长的变化"),
-                   xaxis_title=_say(lang, "step (splits made)", "步骤（已完成的划分次数）"),
+    return _layout(fig, t(lang, f"{metric} as the tree grows", f"{metric}随决策树生长的变化"),
+                   xaxis_title=t(lang, "step (splits made)", "步骤（已完成的划分次数）"),
                    yaxis_title=metric)
 
 
@@ -539,8 +535,8 @@ def regions_figure(tree, model, fx, fy, point, X, y, max_points=3000, lang="en")
         if classes is not None:
             fill = _rgba(class_colour(np.argmax(tree.value[r.node, 0, :])), 0.30)
         else:
-            t = 0.0 if v_hi == v_lo else (tree.value[r.node, 0, 0] - v_lo) / (v_hi - v_lo)
-            fill = _rgba(OKABE_ITO[4], 0.1 + 0.5 * t)
+            shade = 0.0 if v_hi == v_lo else (tree.value[r.node, 0, 0] - v_lo) / (v_hi - v_lo)
+            fill = _rgba(OKABE_ITO[4], 0.1 + 0.5 * shade)
         fig.add_shape(type="rect", x0=x0, x1=x1, y0=y0, y1=y1, fillcolor=fill,
                       line={"color": "#333", "width": 1.5}, layer="below")
     if classes is not None:
@@ -556,9 +552,9 @@ def regions_figure(tree, model, fx, fy, point, X, y, max_points=3000, lang="en")
                             "line": {"color": "#000", "width": 0.5}}))
     else:
         fig.add_trace(go.Scattergl(
-            x=xs, y=ys, mode="markers", name=_say(lang, "rows", "样本"),
+            x=xs, y=ys, mode="markers", name=t(lang, "rows", "样本"),
             marker={"color": np.asarray(y, dtype=float), "colorscale": "Viridis", "size": 7,
-                    "showscale": True, "colorbar": {"title": _say(lang, "target", "目标值")}}))
+                    "showscale": True, "colorbar": {"title": t(lang, "target", "目标值")}}))
     fig.update_xaxes(range=[x_lo, x_hi])
     fig.update_yaxes(range=[y_lo, y_hi])
     return _layout(fig, None, 560, xaxis_title=_plain(names[fx], 48),
@@ -572,7 +568,7 @@ def bar_figure(labels, counts, title, xaxis_title="", lang="en"):
     fig = go.Figure(go.Bar(x=[_plain(v, 24) for v in labels], y=list(counts),
                            marker_color=[class_colour(i) for i in range(len(labels))]))
     return _layout(fig, title, 380, xaxis_title=xaxis_title,
-                   yaxis_title=_say(lang, "rows", "样本数"))
+                   yaxis_title=t(lang, "rows", "样本数"))
 
 
 # ---------------------------------------------------------------------------
@@ -581,7 +577,7 @@ def bar_figure(labels, counts, title, xaxis_title="", lang="en"):
 
 
 def _node_title(node, feature, lang):
-    return _say(lang, f"node #{node}: its rows by {_plain(feature, 40)}",
+    return t(lang, f"node #{node}: its rows by {_plain(feature, 40)}",
                 f"结点 #{node}：按 {_plain(feature, 40)} 分组的样本")
 
 
@@ -589,7 +585,7 @@ def _legend_below(fig, title, feature, lang):
     """A node figure's layout: the legend in rows under the axis, so that
     long class names leave the plot its width."""
     _layout(fig, title, 460, xaxis_title=_plain(feature, 48),
-            yaxis_title=_say(lang, "rows", "样本数"))
+            yaxis_title=t(lang, "rows", "样本数"))
     fig.update_layout(legend={"orientation": "h", "x": 0, "y": -0.22, "yanchor": "top"},
                       margin={"b": 110})
     return fig
@@ -613,8 +609,8 @@ def node_histogram_figure(edges, counts, classes, feature, threshold, sides, nod
             continue
         fig.add_trace(go.Bar(
             x=centres, y=counts[i], width=widths, name=(
-                f"{_plain(c, 24)} ({_say(lang, 'left', '左')} {_count(sides[0, i])}, "
-                f"{_say(lang, 'right', '右')} {_count(sides[1, i])})"),
+                f"{_plain(c, 24)} ({t(lang, 'left', '左')} {_count(sides[0, i])}, "
+                f"{t(lang, 'right', '右')} {_count(sides[1, i])})"),
             marker={"color": class_colour(i), "line": {"color": "#fff", "width": 0.5}},
             hovertemplate="%{x:.4g}: %{y}<extra>" + _plain(c, 24) + "</extra>"))
     if np.isfinite(threshold):
@@ -649,7 +645,7 @@ def node_scatter_figure(x, y, feature, spans, values, threshold, stat, node, lan
     hi) pairs; categorical: one category label each, drawn as a wide mark)."""
     import plotly.graph_objects as go
 
-    fig = go.Figure(go.Scattergl(x=x, y=y, mode="markers", name=_say(lang, "rows", "样本"),
+    fig = go.Figure(go.Scattergl(x=x, y=y, mode="markers", name=t(lang, "rows", "样本"),
                                  marker={"color": OKABE_ITO[4], "size": 6, "opacity": 0.6}))
     colour = OKABE_ITO[5]
     if threshold is not None:
@@ -665,12 +661,12 @@ def node_scatter_figure(x, y, feature, spans, values, threshold, stat, node, lan
                           annotation_font_size=FONT_SIZE - 2)
     else:
         fig.add_trace(go.Scatter(x=list(spans), y=list(values), mode="markers",
-                                 name=_say(lang, f"branch {stat}", f"分支{stat}"),
+                                 name=t(lang, f"branch {stat}", f"分支{stat}"),
                                  marker={"symbol": "line-ew", "size": 44, "color": colour,
                                          "line": {"color": colour, "width": 4}}))
         fig.update_xaxes(type="category")
     return _layout(fig, _node_title(node, feature, lang), 420, xaxis_title=_plain(feature, 48),
-                   yaxis_title=_say(lang, "target", "目标值"))
+                   yaxis_title=t(lang, "target", "目标值"))
 
 
 def confusion_figure(matrix, classes, accuracy, which, step, lang="en"):
@@ -686,15 +682,15 @@ def confusion_figure(matrix, classes, accuracy, which, step, lang="en"):
         text=[[f"{v:,}" for v in row] for row in matrix],
         texttemplate="%{text}" if n <= 20 else None,
         textfont={"size": FONT_SIZE - 2 if n <= 8 else FONT_SIZE - 6},
-        hovertemplate=_say(lang, "true %{customdata[0]}, predicted %{customdata[1]}: %{z}",
+        hovertemplate=t(lang, "true %{customdata[0]}, predicted %{customdata[1]}: %{z}",
                            "真实 %{customdata[0]}，预测 %{customdata[1]}：%{z}") + "<extra></extra>",
         customdata=[[[a, b] for b in names] for a in names]))
     fig.update_xaxes(tickvals=slots, ticktext=names, side="bottom")
     fig.update_yaxes(tickvals=slots, ticktext=names, autorange="reversed")
-    rows = _say(lang, "train", "训练集") if which == "train" else _say(lang, "test", "测试集")
+    rows = t(lang, "train", "训练集") if which == "train" else t(lang, "test", "测试集")
     score = "–" if not np.isfinite(accuracy) else f"{accuracy:.3f}"
-    title = _say(lang, f"{rows}, step {step}: accuracy {score}",
+    title = t(lang, f"{rows}, step {step}: accuracy {score}",
                  f"{rows}，第 {step} 步：准确率 {score}")
     return _layout(fig, title, 120 + 60 * min(n, 10) + 40,
-                   xaxis_title=_say(lang, "predicted class", "预测类别"),
-                   yaxis_title=_say(lang, "true class", "真实类别"))
+                   xaxis_title=t(lang, "predicted class", "预测类别"),
+                   yaxis_title=t(lang, "true class", "真实类别"))

@@ -90,6 +90,8 @@ NAMES = {
         "absolute_error": ("absolute error", "绝对误差"),
         "friedman_mse": ("Friedman MSE", "Friedman 均方误差"),
         "poisson": ("Poisson deviance", "泊松偏差"),
+        # (not a criterion: the curve the impurity calculator draws beside them)
+        "half_entropy": ("entropy / 2", "信息熵 / 2"),
     },
     # the impurity a tree's boxes name (dtree.views.viz.impurity_label)
     "impurity": {

@@ -56,7 +56,7 @@ def reap_closed_sessions() -> int:
     went quiet after a class, never.  Their session state (uploaded tables,
     fits held through them) then stays until the next student closes a tab.
     This asks that cache to expire what is due, under the session manager's
-    own lock.  Streamlit internals, pinned to 1.67.* (tests/test_memory.py
+    own lock.  Streamlit internals, pinned to 1.67.* (tests/app/test_memory.py
     checks the path); anything unexpected does nothing."""
     try:
         from streamlit.runtime import Runtime

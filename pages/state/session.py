@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dtree.views.vocabulary import t
 from pages.language.terms import message_zh
 
 LANGUAGES = {"en": "English", "zh": "中文"}
@@ -27,7 +28,7 @@ def lang() -> str:
 
 def tr(en: str, zh: str) -> str:
     """The text in the interface language: ``tr("Next step", "下一步")``."""
-    return zh if lang() == "zh" else en
+    return t(lang(), en, zh)
 
 
 def said(message) -> str:
@@ -100,6 +101,7 @@ def require_frame() -> None:
     from streamlit.runtime.pages_manager import PagesManager
 
     # (what st.navigation itself sets on its first call; Streamlit is pinned
-    # to 1.67.*, and tests/test_app_pages.py checks this path)
+    # to 1.67.*; tests/browser/test_presenter_browser.py opens
+    # every page first after a fresh start)
     PagesManager.uses_pages_directory = False
     st.rerun()

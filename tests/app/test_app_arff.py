@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from tests.app.test_app_pages import DATA, GROW, assert_clean, dot, n_nodes, start, upload
+from tests.helpers.apptest import DATA, GROW, assert_clean, dot, n_nodes, start, upload
 from tests.helpers.upload_corpus import CORPUS
 from tests.helpers.weka import (EXAMPLES, compare, count_leaves, dtree_tree, j48_text,
                                 parse_tree, read_arff_meta, require_weka)

@@ -7,7 +7,6 @@ and the charts are drawn."""
 import base64
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import plotly.io
@@ -15,8 +14,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dtree.views import compare
+from tests.helpers.apptest import APP, assert_clean
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 COMPARE, DATA = "pages/compare.py", "pages/data.py"
 DIVERGENCE = 'color="#CC79A7", penwidth=7'
 
@@ -32,10 +31,6 @@ def start(dataset=None, query=None):
     at.switch_page(COMPARE).run()
     assert_clean(at)
     return at
-
-
-def assert_clean(at):
-    assert not at.exception, [e.message for e in at.exception]
 
 
 def dots(at):
@@ -76,7 +71,7 @@ def titles_of(at):
 def test_the_default_trees_differ_in_english_and_chinese():
     # Iris grows one tree with every criterion unless leaves hold 5 rows or
     # more: the default pair is Gini and misclassification with
-    # min_samples_leaf 5 (see tests/test_compare.py), and the page says why
+    # min_samples_leaf 5 (see tests/views/test_compare.py), and the page says why
     at = start()
     assert len(dots(at)) == 2
     assert titles_of(at) == ["##### 1 · Gini", "##### 2 · misclassification"]

@@ -3,14 +3,13 @@ as the rows that pass, says so under the tree, and is kept in the link
 (``edges=samples``)."""
 
 import re
-from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
 from dtree.views import links
 from pages.state.url_state import URL_STATE
+from tests.helpers.apptest import APP
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 LEGEND = {"en": "Edge width ∝ rows reaching the child (root = 100%)",
           "zh": "边宽 ∝ 到达子结点的样本数（根结点 = 100%）"}
 

@@ -13,33 +13,17 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
 from dtree import DecisionTreeClassifier
 from dtree.views import downloads as ex
 from tests.helpers.installed import needs, running_in_ci
+from tests.helpers.apptest import assert_clean
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = str(ROOT / "tests" / "helpers" / "export_panel_app.py")
 FORMATS = ("dot", "svg", "png", "txt", "json", "html")
 needs_dot = needs(ex.dot_binary() is not None, "Graphviz's dot")
-
-
-@pytest.fixture
-def files(monkeypatch):
-    """{format: (file name, mime type, callable)} of the last run's buttons."""
-    caught = {}
-    original = MediaFileManager.add_deferred
-
-    def catch(self, data_callable, mimetype, coordinates, file_name=None, *, element_id=""):
-        what = element_id.rsplit("-", 1)[-1].removeprefix("exp_")
-        caught[what] = (file_name, mimetype, data_callable)
-        return original(self, data_callable, mimetype, coordinates, file_name=file_name,
-                        element_id=element_id)
-
-    monkeypatch.setattr(MediaFileManager, "add_deferred", catch)
-    return caught
 
 
 def start(data=None):
@@ -48,10 +32,6 @@ def start(data=None):
         at.selectbox(key="demo_data").set_value(data).run()
     assert_clean(at)
     return at
-
-
-def assert_clean(at):
-    assert not at.exception, [e.message for e in at.exception]
 
 
 def buttons(at):

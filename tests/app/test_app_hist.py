@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 
 from dtree.tables.choices import HIST_ROWS
-from tests.app.test_app_pages import DATA, GROW, assert_clean, log_calls, start, upload
+from tests.helpers.apptest import DATA, GROW, assert_clean, start, upload
+from tests.helpers.call_log import log_calls
 
 
 def big_csv(rows):

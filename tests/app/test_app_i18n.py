@@ -15,9 +15,9 @@ from streamlit.testing.v1 import AppTest
 
 from dtree import DecisionTreeClassifier
 from dtree.views import viz
+from tests.helpers.apptest import APP, assert_clean
 
 ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "app.py")
 DATA, GROW = "pages/data.py", "pages/grow.py"
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 
@@ -64,10 +64,6 @@ def start(page=GROW, *, via_url=False):
         at.switch_page(page).run()
     assert_clean(at)
     return at
-
-
-def assert_clean(at):
-    assert not at.exception, [e.message for e in at.exception]
 
 
 def nodes(node):

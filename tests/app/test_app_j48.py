@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from tests.app.test_app_pages import DATA, GROW, assert_clean, start
+from tests.helpers.apptest import DATA, GROW, assert_clean, start
+from tests.helpers.latex_text import plain
 
 
 def j48_penguins(lang="en"):
@@ -20,14 +21,6 @@ def j48_penguins(lang="en"):
     at.button(key="next").click().run()
     assert_clean(at)
     return at
-
-
-def plain(latex):
-    """A formula on one line: without $, the aligned environment and its & and \\\\."""
-    text = latex.strip("$\n")
-    for mark in (r"\begin{aligned}", r"\end{aligned}", "&", "\\\\"):
-        text = text.replace(mark, " ")
-    return " ".join(text.split())
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

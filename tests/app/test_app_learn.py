@@ -5,13 +5,12 @@ it)."""
 
 import math
 import re
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "app.py")
+from tests.helpers.apptest import APP, assert_clean
+
 LEARN, DATA = "pages/learn.py", "pages/data.py"
 PARTS = ["impurity", "gain", "cats", "ratio", "scaling", "orders", "lookahead"]
 
@@ -21,10 +20,6 @@ def start():
     at.switch_page(LEARN).run()
     assert_clean(at)
     return at
-
-
-def assert_clean(at):
-    assert not at.exception, [e.message for e in at.exception]
 
 
 def part(at, name):

@@ -12,9 +12,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dtree.tables.io import BUILTIN, find_builtin
+from tests.helpers.apptest import APP
 
 ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "app.py")
 KEYS = ["iris", "wine", "penguins", "cats", "loan", "playtennis", "watermelon2",
         "watermelon2a", "xor"]
 

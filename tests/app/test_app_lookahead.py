@@ -13,13 +13,10 @@ import pytest
 from sklearn.tree import DecisionTreeClassifier as SkTree
 from streamlit.testing.v1 import AppTest
 
+from tests.helpers.apptest import APP, assert_clean
+
 ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "app.py")
 LEARN, DATA = "pages/learn.py", "pages/data.py"
-
-
-def assert_clean(at):
-    assert not at.exception, [e.message for e in at.exception]
 
 
 def lesson(language="en"):

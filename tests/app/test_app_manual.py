@@ -11,7 +11,6 @@ counts, every g(t) recomputed from the boxes, the confusion matrices)."""
 import base64
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,8 +19,8 @@ from sklearn.metrics import confusion_matrix
 from streamlit.testing.v1 import AppTest
 
 from tests.helpers.app_models import app_estimator
+from tests.helpers.apptest import APP
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 HAND = {"en": "Chosen by hand", "zh": "手动选择"}
 
 

@@ -3,13 +3,13 @@ matrix tab under AppTest, in English and Chinese: the figures are drawn, with
 the page's numbers (the matrix's accuracy is the step's score)."""
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+from tests.helpers.apptest import APP
+
 WORDS = {"en": ("Confusion matrix", "accuracy", "by", "true class"),
          "zh": ("混淆矩阵", "准确率", "分组的样本", "真实类别")}
 

@@ -3,12 +3,12 @@ built-in classification dataset and on a regression target, its widgets drive
 the trees (alpha, steps, toggles, views), and bad states give a message."""
 
 import re
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+from tests.helpers.apptest import APP, assert_clean
+
 PRUNE, DATA = "pages/prune.py", "pages/data.py"
 GREY = re.compile(r'^\d+ \[fillcolor="#EEEEEE"', re.M)
 
@@ -21,10 +21,6 @@ def start(**state):
     at.switch_page(PRUNE).run()
     assert_clean(at)
     return at
-
-
-def assert_clean(at):
-    assert not at.exception, [e.message for e in at.exception]
 
 
 def dots(at):

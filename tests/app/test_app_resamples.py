@@ -5,7 +5,6 @@ any again, the charts agree with the trees grown by dtree.resampled_trees
 on the same rows, and it speaks both languages in and out of presenter mode."""
 
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import plotly.io
@@ -15,8 +14,8 @@ from streamlit.testing.v1 import AppTest
 from dtree.views import links
 from pages.runtime.caches import MODELS
 from pages.state.url_state import URL_STATE
+from tests.helpers.apptest import APP
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 COMPARE = "pages/compare.py"
 
 

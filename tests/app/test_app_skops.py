@@ -15,7 +15,6 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from streamlit.testing.v1 import AppTest
 
 import dtree
-from tests.app.test_app_export import files  # noqa: F401  (a fixture: the export buttons)
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")

@@ -5,14 +5,13 @@ language, in presenter mode (icons on screen, the name kept as the label)
 and out of it."""
 
 import re
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from dtree.views.vocabulary import NAMES, STEP_CONTROLS, name
+from tests.helpers.apptest import APP
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 CJK = re.compile(r"[\u4e00-\u9fff]")
 #: Each stepping bar's widget keys for first, previous, next and last.
 BARS = {

@@ -6,7 +6,6 @@ compute it once."""
 
 import threading
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,8 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 import pages.runtime.prefetch as prefetch
 from dtree.views import pruneview as pv
-
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
+from tests.helpers.apptest import APP
 
 
 @pytest.fixture
@@ -103,7 +101,7 @@ def test_the_data_pages_early_call_leaves_a_long_table_to_the_end_of_the_run(cou
     preparing it; the call at the end of the run decides on the prepared
     rows (here one feature: 112 training cells, within the limit)."""
     from pages.runtime import caches
-    from tests.app.test_app_pages import log_calls
+    from tests.helpers.call_log import log_calls
 
     prepared = []
     log_calls(monkeypatch, prepared, caches, "prepare", "prepare")

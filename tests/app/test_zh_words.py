@@ -1,11 +1,10 @@
-"""中文 on every word (issue 12, item 4): with ``lang="zh"`` the trees' DOT,
+"""中文 on every word: with ``lang="zh"`` the trees' DOT,
 the Plotly figures and the engine's messages shown on the pages carry no
 English word; only the user's own names (features, classes, categories)
 and the formulas' symbols stay as they are.  English stays the default."""
 
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -26,9 +25,8 @@ from dtree.views.narration import STOP_REASONS_ZH
 from dtree import MESSAGES, TREE_FILE_MESSAGES
 from dtree.views.messages import MESSAGES_ZH
 from pages.language.terms import message_zh
+from tests.helpers.apptest import APP
 
-ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "app.py")
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 #: Any English word (two letters or more; g(t), w, p, D, T are symbols).
 WORD = re.compile(r"[A-Za-z]{2,}")
@@ -490,7 +488,7 @@ def coded_messages():
     """The codes engine_messages does not reach, each raised (or noted) for real."""
     import io as _io
 
-    from dtree import ccp_cross_validate, pessimistic_prune
+    from dtree import ccp_cross_validate, error_based_prune, pessimistic_prune
     from dtree.tables import io as table_io
     from pages.state import imported
 
@@ -515,6 +513,14 @@ def coded_messages():
     fitted = clf().fit([[0.0], [1.0], [2.0], [3.0]], [0, 1, 0, 1])
     error(lambda: ccp_cross_validate(fitted, [[0.0], [1.0], [2.0], [3.0]], [0, 1, 0, 1], cv=9))
     error(lambda: pessimistic_prune(reg().fit([[0.0], [1.0]], [0.0, 1.0])))
+    error(lambda: clf().fit([[1e39], [0.0]], [0, 1]))  # x_infinite: beyond float32
+    error(lambda: clf().fit([[0.0], [1.0]], [0.5, 1.5]))  # continuous_labels
+    # error-based pruning given other rows than the training rows (a tree
+    # opened from a .skops file with another data file)
+    four, labels = [[0.0], [1.0], [2.0], [3.0]], [0, 1, 0, 1]
+    error(lambda: error_based_prune(fitted, four, [0, 1, 0, 7]))  # ebp_unseen_label
+    error(lambda: error_based_prune(fitted, four[:3], labels[:3]))  # ebp_other_weight
+    error(lambda: error_based_prune(fitted, four, [1, 0, 1, 0]))  # ebp_other_counts
     error(lambda: prediction.normalise_sample(
         DecisionTreeClassifier().fit(pd.DataFrame({"f": [0.0, 1.0]}), [0, 1]),
         {"f": float("inf")}))
@@ -583,7 +589,7 @@ def coded_messages():
     error(lambda: clf(algorithm="j48").fit(sparse.csr_matrix(np.eye(4)), [0, 1, 0, 1]))
     # an ARFF file, each way one is refused or noted
     from dtree.tables import weka_arff
-    from tests.tables.test_arff import HEADER, REFUSED
+    from tests.helpers.arff_refusals import HEADER, REFUSED
     for text, _, _ in REFUSED.values():
         error(lambda text=text: weka_arff.read_arff(text))
     error(lambda: weka_arff.read_arff(HEADER, size=weka_arff.MAX_ARFF_BYTES + 1))

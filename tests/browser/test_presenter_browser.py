@@ -54,25 +54,58 @@ def query(page, name):
 
 # -- a link on a slide works the first time ---------------------------------------------
 
-@pytest.mark.parametrize("path", ["/", "/data", "/compare", "/prune", "/learn"])
-def test_a_link_opened_first_after_the_server_starts_keeps_presenter_mode_and_language(
+#: Each page a link may name, a query value of that page's own, and what the
+#: page draws when it opened with that value (a JavaScript predicate).
+FIRST_LINKS = {
+    # the Grow page at step 1: its step bar, and the root with its two children
+    "/": ("step=1", f"""document.querySelector('.st-key-stepbar')
+          && document.querySelectorAll('{NODES}').length === 3"""),
+    # the Data page on Wine: its title, and Wine's 178 rows
+    "/data": ("data=wine", """[...document.querySelectorAll('h1')].some(h =>
+          h.innerText.trim() === '数据') && document.body.innerText.includes('178')"""),
+    # the Compare page at step 1: its step bar, with "previous" enabled
+    "/compare": ("cmp_step=1", """document.querySelector('.st-key-stepbar_cmp')
+          && document.querySelector('.st-key-cmp_prev button')
+          && !document.querySelector('.st-key-cmp_prev button').disabled"""),
+    # the Prune page with the full tree and the pruned one side by side
+    "/prune": ("prune_trees=two", f"""document.querySelector('.st-key-tree_box_prune_a {NODES}')
+          && document.querySelector('.st-key-tree_box_prune_b {NODES}')"""),
+    # the Learn page's cat example and its table
+    "/learn": ("learn_part=cats", """document.querySelector('.st-key-learn_cat_table')
+          && document.body.innerText.includes('原理：分裂背后的数字')"""),
+    # the Join page, told of a room code that names no room
+    "/join": ("room=NOROOM", """[...document.querySelectorAll('h1')].some(h =>
+          h.innerText.trim() === '加入课堂')
+          && document.body.innerText.includes('没有这个代码的课堂，可能已经结束。')"""),
+}
+
+
+@pytest.mark.parametrize("path", list(FIRST_LINKS))
+def test_a_link_opened_first_after_the_server_starts_opens_its_page_with_its_query(
         browser, path):
     """The first run of a fresh server goes through Streamlit's legacy pages/
-    handling; the link's query string must survive it."""
+    handling (pages/state/session.py's require_frame); the link must still
+    open the page it names, with its whole query string: presenter mode, the
+    language and the page's own value."""
+    own, opened = FIRST_LINKS[path]
     with serve(APP_PATH, f"cold{path.replace('/', '-') or '-grow'}.log") as url:
         page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
         try:
-            open_app(page, f"{url}{path}?present=true&lang=zh", timeout=SLOW_MS)
+            open_app(page, f"{url}{path}?present=true&lang=zh&{own}", timeout=SLOW_MS)
             # the app's signal that presenter mode is on: the frame's CSS hides the
             # sidebar, and the toggle (in Chinese) is on
             page.wait_for_function("""() => {
               const t = document.querySelector('.st-key-present input');
               return t && t.checked && document.body.innerText.includes('演示模式');
             }""", timeout=SLOW_MS)
+            page.wait_for_function(f"() => Boolean({opened})", timeout=SLOW_MS)
             wait_for_app(page)
             assert not page.locator('[data-testid="stSidebar"]').is_visible()
             assert query(page, "present") == "true", page.url
             assert query(page, "lang") == "zh", page.url
+            name, value = own.split("=")
+            assert query(page, name) == value, page.url
+            assert page.evaluate(f"() => Boolean({opened})")  # (still, after the run)
             assert page.locator(EXCEPTION).count() == 0
         finally:
             page.context.close()

@@ -12,6 +12,7 @@ import re
 import pytest
 
 from tests.browser.conftest import ARTIFACTS, open_app, wait_for_app, wait_for_drawn
+from tests.helpers.room_stage_js import stage_shows
 
 SHOTS = ARTIFACTS / "room"
 PHONE = {"width": 360, "height": 740}
@@ -47,15 +48,6 @@ def vote(student, option, threshold=None):
       const c = document.querySelector('.st-key-vote_card');
       return c && c.innerText.includes({option!r}) && /(Your vote|你的投票)/.test(c.innerText);
     }}""")
-
-
-def stage_shows(nodes, words):
-    """A follower's stage shows a tree of ``nodes`` boxes and a line matching ``words``."""
-    return f"""() => {{
-      const s = document.querySelector('.st-key-room_stage');
-      return s && s.querySelectorAll('[data-testid="stGraphVizChart"] g.node').length === {nodes}
-        && /({words})/.test(s.innerText);
-    }}"""
 
 
 def test_a_class_votes_on_the_next_split_sees_the_reveal_and_follows(browser, app_url):

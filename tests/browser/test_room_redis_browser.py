@@ -6,7 +6,7 @@ presenter's next step."""
 
 import re
 
-from tests.browser.test_room_browser import stage_shows
+from tests.helpers.room_stage_js import stage_shows
 from tests.browser.conftest import APP_PATH, open_app, serve, wait_for_app, wait_for_drawn
 from tests.helpers.installed import require
 from tests.helpers.redis_server import REDIS_SERVER, running_redis

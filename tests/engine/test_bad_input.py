@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from dtree import DecisionTreeClassifier, DecisionTreeRegressor
+from dtree import CodedError, DecisionTreeClassifier, DecisionTreeRegressor
 
 ESTIMATORS = [DecisionTreeClassifier, DecisionTreeRegressor]
 
@@ -68,8 +68,10 @@ def test_nan_in_x_is_refused_by_id3_naming_the_dataframe_column():
 def test_infinity_in_x_is_refused(Est, bad):
     X, y = small_data()
     X[7, 1] = bad
-    with pytest.raises(ValueError, match=r"(?i)infinity"):
+    with pytest.raises(CodedError, match=r"(?i)infinity") as refused:
         Est().fit(X, y)
+    assert refused.value.code == "x_infinite"  # (the app words it by its code)
+    assert refused.value.values == {"what": "X", "column": 1}
 
 
 @pytest.mark.parametrize("Est", ESTIMATORS)
@@ -126,8 +128,9 @@ def test_x_and_y_of_different_lengths_are_refused(Est):
 def test_classifier_with_continuous_y_is_refused():
     X, _ = small_data()
     y = np.linspace(0.0, 1.0, len(X))
-    with pytest.raises(ValueError, match=r"Unknown label type"):
+    with pytest.raises(CodedError, match=r"Unknown label type") as refused:
         DecisionTreeClassifier().fit(X, y)
+    assert refused.value.code == "continuous_labels"
 
 
 def test_classifier_accepts_float_labels_that_are_whole_numbers():

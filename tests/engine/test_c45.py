@@ -46,7 +46,8 @@ def test_vote_c45_tree_has_no_zero_gain_split():
     assert np.all(tree.split_gain[internal] > 1e-6)
     for step in est.steps_:
         assert step.gain > 1e-6
-    # fractional rows no longer keep zero-gain nodes splitting (issue 14: 368 leaves)
+    # fractional rows do not keep zero-gain nodes splitting (a tree that let them
+    # had hundreds of leaves here)
     assert tree.n_leaves < 100
 
 

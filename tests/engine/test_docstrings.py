@@ -1,5 +1,8 @@
 """The estimators' docstrings document every constructor parameter, in
-numpydoc form, and their Examples run.
+numpydoc form, and their Examples run; every public function documents
+each of its parameters, the pruning functions what they return, and the
+public records (``Tree``, ``Step``, ``PruneStep``, ``PruningSequence``,
+``PruneResult``, ``Note``) every attribute they carry.
 
 ``parameters_documented`` reads a numpydoc ``Parameters`` section: an entry
 is a line at the section's indentation of the form ``name : type`` (or
@@ -92,22 +95,88 @@ def test_the_examples_run(est):
     assert result.failed == 0 and result.attempted >= 3
 
 
-#: Public functions whose docstrings still describe their parameters in
-#: prose rather than in a numpydoc Parameters section.
-PROSE = {"ccp_cross_validate", "error_based_prune", "pessimistic_prune", "reduced_error_prune"}
-FUNCTIONS = sorted(name for name in dtree.__all__
-                   if inspect.isfunction(getattr(dtree, name)) and name not in PROSE)
+FUNCTIONS = sorted(name for name in dtree.__all__ if inspect.isfunction(getattr(dtree, name)))
+
+
+def missing_parameters(func, doc=None) -> list[str]:
+    """The parameters of ``func`` its docstring's Parameters section leaves out."""
+    documented = parameters_documented(doc if doc is not None else inspect.getdoc(func))
+    return [p for p in signature_parameters(func) if p not in documented]
 
 
 @pytest.mark.parametrize("name", FUNCTIONS)
 def test_public_functions_document_their_parameters(name):
     func = getattr(dtree, name)
     documented = parameters_documented(inspect.getdoc(func))
-    params = signature_parameters(func)
-    assert [p for p in params if p not in documented] == []
-    assert [p for p in documented if p not in params] == []
+    assert missing_parameters(func) == []
+    assert [p for p in documented if p not in signature_parameters(func)] == []
 
 
-def test_the_prose_list_holds_only_functions_without_a_parameters_section():
-    for name in PROSE:
-        assert "Parameters" not in sections(inspect.getdoc(getattr(dtree, name)))
+@pytest.mark.parametrize("name", ["ccp_cross_validate", "error_based_prune",
+                                  "pessimistic_prune", "reduced_error_prune"])
+def test_the_pruning_functions_say_what_they_return(name):
+    doc = inspect.getdoc(getattr(dtree, name))
+    assert list(sections(doc))[:2] == ["Parameters", "Returns"]
+    assert any(line.strip() for line in sections(doc)["Returns"])
+
+
+def test_the_function_check_sees_a_missing_parameter():
+    func = dtree.ccp_cross_validate
+    doc = inspect.getdoc(func)
+    without = re.sub(r"\nmidpoints : .*?(?=\n\S)", "", doc, flags=re.S)
+    assert missing_parameters(func, doc) == []
+    assert missing_parameters(func, without) == ["midpoints"]
+
+
+# -- the public records: every attribute they carry is documented ---------------------
+
+def attributes_documented(doc: str) -> list[str]:
+    """The names a docstring's ``Attributes`` section documents."""
+    names = []
+    for line in sections(doc).get("Attributes", []):
+        m = re.match(r"(\w+(?:\s*,\s*\w+)*)\s*:", line)
+        if m:
+            names += [n.strip() for n in m.group(1).split(",")]
+    return names
+
+
+def public_attributes(record) -> set[str]:
+    """The public attributes an instance carries: its own (``__dict__``,
+    ``__slots__``, a named tuple's fields) and its class's properties."""
+    cls = type(record)
+    names = set(getattr(record, "__dict__", {})) | set(getattr(cls, "_fields", ()))
+    for klass in cls.__mro__:
+        names |= set(getattr(klass, "__slots__", ()))
+    names |= {n for n in dir(cls) if isinstance(getattr(cls, n, None), property)}
+    return {n for n in names if not n.startswith("_")}
+
+
+@pytest.fixture(scope="module")
+def records():
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    est = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
+    sequence = dtree.pruning_sequence(est.tree_)
+    return {"Tree": est.tree_, "Step": est.steps_[0], "PruneStep": sequence.steps[0],
+            "PruningSequence": sequence, "PruneResult": dtree.pessimistic_prune(est),
+            "Note": dtree.Note(next(code for code in dtree.MESSAGES if "{" not in
+                                    dtree.MESSAGES[code]))}
+
+
+RECORDS = ["Tree", "Step", "PruneStep", "PruningSequence", "PruneResult", "Note"]
+
+
+@pytest.mark.parametrize("name", RECORDS)
+def test_public_records_document_their_attributes(name, records):
+    assert type(records[name]) is getattr(dtree, name)
+    documented = attributes_documented(inspect.getdoc(getattr(dtree, name)))
+    assert sorted(public_attributes(records[name]) - set(documented)) == []
+
+
+def test_the_attribute_check_sees_a_missing_attribute(records):
+    doc = inspect.getdoc(dtree.PruneStep)
+    without = re.sub(r"\nalpha : .*?(?=\n\S)", "", doc, flags=re.S)
+    assert "alpha" in attributes_documented(doc)
+    assert "alpha" not in attributes_documented(without)
+    assert "alpha" in public_attributes(records["PruneStep"])

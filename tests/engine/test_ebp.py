@@ -14,9 +14,9 @@ import subprocess
 import numpy as np
 import pytest
 
-from dtree import DecisionTreeClassifier, error_based_prune
+from dtree import CodedError, DecisionTreeClassifier, error_based_prune
 from dtree._ebp import add_errors, upper_confidence_limit
-from tests.engine.test_j48 import NOMINAL_CLASS, _generated
+from tests.helpers.j48_cases import NOMINAL_CLASS, generated_with_missing
 from tests.helpers.installed import require
 from tests.helpers.weka import (EXAMPLES, compare, count_leaves, dtree_tree, j48_text, parse_tree,
                         read_arff, require_weka, weka_jar, write_arff)
@@ -59,7 +59,7 @@ def test_confidence_and_no_raising_are_j48s_c_and_s(name, confidence, raising):
                           (3, 150, 0.15, 1), (4, 500, 0.3, 4), (6, 800, 0.35, 2)])
 def test_generated_missing_values_are_j48s(tmp_path, seed, n, rate, min_objects):
     require_weka()
-    X, y = _generated(seed, n, rate)
+    X, y = generated_with_missing(seed, n, rate)
     path = write_arff(tmp_path / f"gen{seed}.arff", X, y)
     _check(path, X, y, min_objects=min_objects)
 
@@ -157,12 +157,17 @@ def test_bad_arguments():
     for cf in (0, -0.1, 0.6, "0.25", True):
         with pytest.raises(ValueError, match="confidence"):
             error_based_prune(est, X, y, cf)
-    with pytest.raises(ValueError, match="training data"):
+    # (other data than the training rows: coded, so that the app words them)
+    with pytest.raises(CodedError, match="training data") as refused:
         error_based_prune(est, X[:6], y[:6])
-    with pytest.raises(ValueError, match="class counts"):
+    assert (refused.value.code, refused.value.values) == ("ebp_other_weight",
+                                                          {"weight": 6.0, "root": 12.0})
+    with pytest.raises(CodedError, match="class counts") as refused:
         error_based_prune(est, X, y[::-1])
-    with pytest.raises(ValueError, match="never saw"):
+    assert refused.value.code == "ebp_other_counts"
+    with pytest.raises(CodedError, match="never saw") as refused:
         error_based_prune(est, X, np.where(y == "a", "c", y))
+    assert (refused.value.code, refused.value.values) == ("ebp_unseen_label", {"label": "c"})
     from dtree import DecisionTreeRegressor
 
     reg = DecisionTreeRegressor().fit(X, np.arange(12.0))

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from sklearn.datasets import load_iris
 
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor, export_graphviz
-from tests.engine.test_export import parse_dot
+from tests.helpers.dot_reader import parse_dot
 
 
 @pytest.fixture(scope="module")

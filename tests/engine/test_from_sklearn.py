@@ -27,7 +27,7 @@ from sklearn.tree import export_text as sk_export_text
 
 import dtree
 from dtree._sklearn import NEEDS_DATA, _creation_order, best_first_order
-from tests.engine.test_export import _sklearn_labels, label_lines_of, parse_dot
+from tests.helpers.dot_reader import sklearn_labels, label_lines_of, parse_dot
 
 CLASSIFIERS = (DecisionTreeClassifier, ExtraTreeClassifier)
 REGRESSORS = (DecisionTreeRegressor, ExtraTreeRegressor)
@@ -408,7 +408,7 @@ def test_exports_match_sklearn():
     # dtree draws its own style (colours, rounded boxes); the labels are scikit-learn's
     dot = dtree.export_graphviz(d, feature_names=names, class_names=classes, filled=True)
     nodes, edges, _ = parse_dot(dot)
-    assert {n: label_lines_of(a["label"]) for n, a in nodes.items()} == _sklearn_labels(
+    assert {n: label_lines_of(a["label"]) for n, a in nodes.items()} == sklearn_labels(
         sk, feature_names=names, class_names=classes)
     assert len(edges) == sk.tree_.node_count - 1
     # by default, the names the estimator was fitted with

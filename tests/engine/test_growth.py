@@ -19,7 +19,7 @@ from sklearn.tree import DecisionTreeRegressor as SkRegressor
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor
 from tests.helpers.oracle import (binary_entropy, class_counts, class_impurity,
                           reg_impurity, valid_cuts)
-from tests.engine.test_properties import cases
+from tests.helpers.tree_cases import cases
 from tests.helpers.sklearn_match import assert_matches_sklearn, sklearn_reference
 from tests.helpers.treecompare import assert_same_ids, compare_trees
 

@@ -1,8 +1,8 @@
 """splitter="hist": the histogram splitter (dtree/_hist.py).
 
 * With at least as many bins as distinct values it grows the exact
-  splitter's tree (property test over the same random cases as
-  tests/test_properties.py, with and without missing values).
+  splitter's tree (property test over the random cases of
+  tests/helpers/tree_cases.py, with and without missing values).
 * With fewer bins, every training row goes the same way at every split on
   its raw value as on its bin, so ``apply``/``predict`` on raw data give the
   binned training (a walk over the bins is recomputed here from
@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor
 from dtree import _hist
 from tests.helpers.oracle import impurity_scale
-from tests.engine.test_properties import _decrease, cases, compare_up_to_noise, uints
+from tests.helpers.tree_cases import cases, uints
+from tests.helpers.treecompare import split_decrease, compare_up_to_noise
 
 
 def hist_clone(est, **extra):
@@ -40,7 +41,7 @@ def with_missing(draw, X):
 def compare_fits(hist, exact, scale):
     """The two trees agree node for node, up to summation noise, except
     below a node where two splits tie: equal improvement, or for gain ratio
-    equal gain ratio (tests/test_properties.compare_up_to_noise, with the
+    equal gain ratio (tests/helpers/treecompare.compare_up_to_noise, with the
     criterion's own ranking)."""
     if exact.max_features_ < exact.n_features_in_:
         return compare_in_growth_order(hist, exact, scale)
@@ -134,7 +135,7 @@ def compare_in_growth_order(hist, exact, scale):
             if exact.criterion_ == "gain_ratio":
                 assert abs(sh.gain_ratio - se.gain_ratio) <= 1e-9 * max(1.0, abs(se.gain_ratio))
             else:
-                assert abs(_decrease(ours, a) - _decrease(theirs, b)) <= noise, (a, b)
+                assert abs(split_decrease(ours, a) - split_decrease(theirs, b)) <= noise, (a, b)
             return
     assert len(hist.steps_) == len(exact.steps_)
     assert ours.node_count == theirs.node_count

@@ -13,16 +13,10 @@ import pytest
 from dtree import DecisionTreeClassifier
 from tests.helpers.weka import (EXAMPLES, compare, count_leaves, dtree_tree, j48_text, parse_tree,
                         read_arff, read_arff_meta, require_weka, write_arff)
+from tests.helpers.j48_cases import generated_with_missing, NOMINAL_CLASS
 
 # runs Weka (a JVM) as its oracle: left out of the quick tier (make test-fast)
 pytestmark = pytest.mark.weka
-
-#: Weka's examples with a nominal class.  The Reuters files hold a string
-#: attribute, which J48 itself refuses ("Cannot handle string attributes").
-NOMINAL_CLASS = ["breast-cancer", "contact-lenses", "credit-g", "diabetes", "glass",
-                 "ionosphere", "iris", "iris.2D", "labor", "segment-challenge",
-                 "segment-test", "soybean", "supermarket", "unbalanced", "vote",
-                 "weather.nominal", "weather.numeric"]
 
 
 def test_the_list_covers_every_example_with_a_nominal_class():
@@ -70,34 +64,12 @@ def test_vote_reference_leaf_counts():
     assert DecisionTreeClassifier(algorithm="j48", min_objects=1).fit(X, y).get_n_leaves() == 28
 
 
-def _generated(seed, n, rate):
-    """Numeric (some with repeated values) and nominal features, a 3-class
-    target that depends on them, and missing values everywhere but the class."""
-    rng = np.random.default_rng(seed)
-    X = pd.DataFrame({
-        "x1": rng.normal(size=n).round(2),
-        "x2": rng.integers(0, 8, n).astype(float),
-        "colour": pd.Categorical(rng.choice(["red", "green", "blue", "grey"], n),
-                                 categories=["red", "green", "blue", "grey", "violet"]),
-        "x3": rng.uniform(0, 100, n).round(1),
-        "size": pd.Categorical(rng.choice(["S", "M", "L"], n, p=[0.5, 0.3, 0.2]),
-                               categories=["S", "M", "L"]),
-    })
-    score = (X["x1"] + 0.3 * X["x2"] + (X["colour"] == "red") * 1.2
-             - (X["size"] == "L") * 1.0 + rng.normal(scale=0.8, size=n))
-    y = pd.Series(pd.Categorical(np.where(score < 0.5, "low", np.where(score < 2, "mid", "high")),
-                                 categories=["low", "mid", "high"]), name="class")
-    for col in X.columns:
-        X.loc[rng.random(n) < rate, col] = np.nan
-    return X, y
-
-
 @pytest.mark.parametrize("seed, n, rate, min_objects",
                          [(0, 200, 0.1, 2), (1, 400, 0.25, 2), (2, 300, 0.4, 2),
                           (3, 150, 0.15, 1), (4, 500, 0.3, 4)])
 def test_generated_missing_values_are_j48s(tmp_path, seed, n, rate, min_objects):
     require_weka()
-    X, y = _generated(seed, n, rate)
+    X, y = generated_with_missing(seed, n, rate)
     path = write_arff(tmp_path / f"gen{seed}.arff", X, y)
     # what Weka reads back is what dtree fits
     X2, y2 = read_arff(path)

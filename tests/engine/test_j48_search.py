@@ -5,7 +5,7 @@ array, and ``_scored_cuts`` leaves out the inner cuts of one-class runs that
 cannot be Weka's choice.  Both are claimed exact: every number of every
 candidate is bit for bit what a one-node search that scores every cut gives.
 These properties check that claim on generated nodes; the Weka tests
-(tests/test_j48.py) check the trees themselves.
+(tests/engine/test_j48.py) check the trees themselves.
 """
 
 from contextlib import contextmanager

@@ -2,7 +2,7 @@
 Grow page does (the tree with the sample's path first, then the panels), on
 fits built here: Iris (CART), loan.csv (C4.5, categorical), the watermelon
 data with missing values (C4.5), diabetes (regression) and a table with
-hostile column names.  Used by tests/test_app_predict.py (AppTest) and
+hostile column names.  Used by tests/app/test_app_predict.py (AppTest) and
 tests/browser/test_predict_browser.py (served with DTREE_APP).
 
 Query parameters / keys: ``ds`` (dataset), ``step_<ds>``, ``lang`` and the

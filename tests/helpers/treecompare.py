@@ -307,3 +307,36 @@ def assert_same_ids(ours, theirs):
     np.testing.assert_array_equal(ours.feature, theirs.feature)
     np.testing.assert_array_equal(ours.threshold, theirs.threshold)
     np.testing.assert_array_equal(ours.n_node_samples, theirs.n_node_samples)
+
+
+def compare_up_to_noise(ours, theirs, scale):
+    """compare_trees, but where summation order decides: a node whose impurity
+    is rounding noise (a constant target, as sum(w y^2)/W - mean^2) may be split
+    for a zero decrease in one tree and not the other, and two splits whose
+    decreases agree to rounding may swap."""
+    noise = 1e-9 * scale
+    stack = [(0, 0)]
+    w = ours.weighted_n_node_samples[0]
+    while stack:
+        a, b = stack.pop()
+        assert ours.n_node_samples[a] == theirs.n_node_samples[b]
+        np.testing.assert_allclose(ours.weighted_n_node_samples[a],
+                                   theirs.weighted_n_node_samples[b], rtol=1e-12)
+        np.testing.assert_allclose(ours.impurity[a], theirs.impurity[b], rtol=1e-9, atol=noise)
+        np.testing.assert_allclose(ours.value[a], theirs.value[b], rtol=1e-9, atol=noise)
+        leaf_a, leaf_b = ours.children_left[a] == -1, theirs.children_left[b] == -1
+        if leaf_a or leaf_b:
+            assert leaf_a == leaf_b or max(ours.impurity[a], theirs.impurity[b]) <= noise, (a, b)
+            continue
+        if ours.feature[a] != theirs.feature[b] or ours.threshold[a] != theirs.threshold[b]:
+            da, db = split_decrease(ours, a), split_decrease(theirs, b)
+            assert abs(da - db) <= noise * w, (a, b, da, db)
+            continue
+        stack += [(ours.children_left[a], theirs.children_left[b]),
+                  (ours.children_right[a], theirs.children_right[b])]
+
+
+def split_decrease(t, node):
+    lft, rgt = t.children_left[node], t.children_right[node]
+    w, imp = t.weighted_n_node_samples, t.impurity
+    return w[node] * imp[node] - w[lft] * imp[lft] - w[rgt] * imp[rgt]

@@ -31,7 +31,7 @@ def iris():
 
 def parting_data():
     """Gini splits the A/B node on x1, misclassification on x0 (see
-    tests/test_compare.py, known_divergence_data); the class B is "b*"."""
+    tests/views/test_compare.py, known_divergence_data); the class B is "b*"."""
     c = [dict(x0=1.5, x1=0.5, xr=0.0, y="C")] * 200
     a = [dict(x0=1.0 if i < 151 else 2.0, x1=float(i % 2 == 0), xr=1.0, y="A")
          for i in range(200)]

@@ -4,7 +4,6 @@ candidates and arrays (Iris, Li Hang's loan table, the watermelons with
 missing values, J48 on the penguins), in English and Chinese."""
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -13,15 +12,7 @@ import pytest
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor
 from dtree.views import explain, inspector
 from dtree.views.links import md
-
-DATA = Path(__file__).resolve().parents[2] / "data"
-
-
-def read(name, target, drop=None):
-    frame = pd.read_csv(DATA / name)
-    if drop:
-        frame = frame.drop(columns=drop)
-    return frame.drop(columns=target), frame[target].to_numpy()
+from tests.helpers.data_files import read
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
-"""J48's own numbers in the candidate tables and the explanations
-(issue 14, item 4): the MDL penalty, the unknown branch of the split
-information, the known fraction, and the minimum-objects stop reason.
+"""J48's own numbers in the candidate tables and the explanations:
+the MDL penalty, the unknown branch of the split information, the known
+fraction, and the minimum-objects stop reason.
 
 The expected numbers are computed here from scratch, with plain loops over
 the rows (not with dtree._j48), and the stop reasons are checked against
@@ -15,7 +15,7 @@ import pytest
 
 from dtree import DecisionTreeClassifier
 from dtree.views import explain
-from tests.app.test_app_j48 import plain
+from tests.helpers.latex_text import plain
 from tests.helpers.weka import (EXAMPLES, compare, count_leaves, dtree_tree, j48_text, parse_tree,
                         read_arff, require_weka, write_arff)
 

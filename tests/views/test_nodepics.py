@@ -11,7 +11,7 @@ from sklearn.metrics import confusion_matrix
 
 from dtree import DecisionTreeClassifier, DecisionTreeRegressor
 from dtree.views import explain, nodepics
-from tests.views.test_inspector import DATA, read
+from tests.helpers.data_files import DATA, read
 
 
 def fitted(model, X, y):

@@ -9,7 +9,7 @@
   DOT stays valid for Graphviz (multiway trees, very large trees, hostile
   names included).
 * Tables and formulas: hand-worked numbers (the 12-point example of
-  tests/test_pruning.py).
+  tests/engine/test_pruning.py).
 """
 
 import re
@@ -31,7 +31,7 @@ from dtree._pruning import (ccp_cross_validate, ccp_holdout, ccp_prune, cost_com
                             pruning_path, pruning_sequence)
 from dtree._rep_pep import pessimistic_prune, reduced_error_prune
 
-from tests.engine.test_pruning_parity import make_case
+from tests.helpers.pruning_cases import make_case
 from tests.helpers.treecompare import compare_trees
 from tests.helpers.installed import require
 
