@@ -124,14 +124,17 @@ def _check_estimator(est):
 
 def _check_arrays(est, classifier, where, limits):
     """Check the fitted estimator's sizes and its tree's arrays; returns
-    ``n_features_in_`` as an int."""
+    ``n_features_in_`` as an int and ``classes_`` (None for a regressor)."""
     n_classes = classes = None
     if classifier:
-        classes = check_classes(where, getattr(est, "classes_", None))
-        n_classes = len(classes)
+        classes = getattr(est, "classes_", None)
+        shape = np.shape(classes)  # (the count is checked before the labels are read)
+        n_classes = shape[0] if len(shape) == 1 else 1
     n_features, n_classes, _ = check_sizes(
         where, limits, n_features=est.n_features_in_, n_classes=n_classes,
         n_outputs=getattr(est, "n_outputs_", 1), node_count=est.tree_.node_count)
+    if classifier:
+        classes = check_classes(where, classes)
     sk = est.tree_
     value = np.asarray(sk.value)
     if classifier and value.ndim == 3 and value.shape[2] != n_classes:

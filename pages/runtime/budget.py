@@ -183,6 +183,9 @@ def _start(preload) -> socket.socket:
 def start_server(preload=()) -> None:
     """Start the fork server (importing ``preload``) in a background thread,
     so that the first call need not wait for it (about two seconds)."""
+    process = _SERVER["process"]
+    if process is not None and process.poll() is None:
+        return  # (running)
     threading.Thread(target=_start, args=(tuple(preload),), name="budget-server",
                      daemon=True).start()
 
