@@ -6,7 +6,10 @@ of a crafted file, with the ``TreeFileError`` code dtree must answer
 student with a text editor and ``zipfile`` could send to a shared server:
 trees whose ids loop or leave the tree, zip bombs, arrays whose headers
 claim more than they hold, schemas too deep to parse, types that would run
-code if something loaded them.
+code if something loaded them, settings scikit-learn refuses.  ``CASES``
+edit a classifier's file, ``REGRESSOR_CASES`` a regressor's
+(:func:`valid_file`, fitted on :func:`training_data`); :func:`every_case`
+lists both.
 """
 
 import io
