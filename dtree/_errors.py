@@ -320,6 +320,14 @@ TREE_FILE_MESSAGES = {
                     "{node_count} nodes and {n_classes} classes needs {expected}."),
     "classes_mismatch": ("{where}: it names {n_names} classes, but its nodes hold counts of "
                          "{n_classes}."),
+    "negative_weight": "{where}: node {node}'s weighted sample count is {weight}, below zero.",
+    # the estimator's settings
+    "bad_setting": ("{where}: its setting {name} = {value} is not valid (scikit-learn refuses "
+                    "it, or dtree cannot replay it), so the tree is not opened."),
+    # the app's budget for one upload (pages.state.imported)
+    "over_budget": ("{where} needs more {resource} than this server gives one upload (at most "
+                    "{limit}), so it was not opened. Open it in Python with "
+                    "dtree.load_sklearn instead."),
 }
 
 
@@ -354,6 +362,7 @@ PROBLEMS = {
     "bad_depth": "is not a depth of this tree",
     "not_fitted": "is missing (was the tree fitted?)",
     "bad_name": "is not an attribute dtree accepts",
+    "repeated_labels": "names the class {label} more than once",
 }
 
 

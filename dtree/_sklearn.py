@@ -37,11 +37,12 @@ import warnings
 
 import numpy as np
 
-from ._criteria import split_information
+from ._criteria import CLASSIFICATION, REGRESSION, split_information
 from ._errors import TreeFileError
 from ._problem import Nodes, Problem, presearch_reason
 from ._search import search
-from ._sklearn_check import SkopsLimits, check_sizes, check_tree_arrays
+from ._sklearn_check import (SETTINGS, SkopsLimits, check_classes, check_max_features,
+                             check_settings, check_sizes, check_tree_arrays)
 from ._steps import Steps
 from ._tree import NUMERIC, TREE_LEAF, TREE_UNDEFINED, Tree
 
@@ -56,9 +57,7 @@ SKLEARN_TREE_TYPES = {
 }
 
 #: Constructor parameters copied from the scikit-learn estimator (those dtree shares).
-_SHARED_PARAMS = ("criterion", "splitter", "max_depth", "min_samples_split",
-                  "min_samples_leaf", "min_weight_fraction_leaf", "max_features",
-                  "random_state", "max_leaf_nodes", "min_impurity_decrease", "ccp_alpha")
+_SHARED_PARAMS = SETTINGS
 
 NEEDS_DATA = ("The candidate tables of a tree opened from scikit-learn need its training "
               "data: pass X and y to dtree.from_sklearn (or a data file in the app).")
@@ -125,17 +124,17 @@ def _check_estimator(est):
 
 def _check_arrays(est, classifier, where, limits):
     """Check the fitted estimator's sizes and its tree's arrays; returns
-    ``n_features_in_`` as an int."""
-    n_classes = None
+    ``n_features_in_`` as an int and ``classes_`` (None for a regressor)."""
+    n_classes = classes = None
     if classifier:
-        classes = np.asarray(getattr(est, "classes_", None), dtype=object)
-        if classes.ndim != 1 or len(classes) == 0:
-            raise TreeFileError("bad_attribute", where, what="classes_",
-                                problem="not_labels")
-        n_classes = len(classes)
+        classes = getattr(est, "classes_", None)
+        shape = np.shape(classes)  # (the count is checked before the labels are read)
+        n_classes = shape[0] if len(shape) == 1 else 1
     n_features, n_classes, _ = check_sizes(
         where, limits, n_features=est.n_features_in_, n_classes=n_classes,
         n_outputs=getattr(est, "n_outputs_", 1), node_count=est.tree_.node_count)
+    if classifier:
+        classes = check_classes(where, classes)
     sk = est.tree_
     value = np.asarray(sk.value)
     if classifier and value.ndim == 3 and value.shape[2] != n_classes:
@@ -151,7 +150,7 @@ def _check_arrays(est, classifier, where, limits):
         raise TreeFileError("bad_attribute", where, what="feature_names_in_",
                             problem="names_count", count=int(np.size(names)),
                             expected=n_features)
-    return n_features
+    return n_features, classes
 
 
 # ---------------------------------------------------------------------------
@@ -538,8 +537,11 @@ def open_sklearn_tree(estimator, X=None, y=None, *, sample_weight=None, where=No
     _check_estimator(tree_est)
     task = SKLEARN_TREE_TYPES[type(tree_est).__name__]
     classifier = task == "classification"
-    n_features = _check_arrays(tree_est, classifier, where or f"This {type(tree_est).__name__}",
-                               limits or SkopsLimits())
+    where = where or f"This {type(tree_est).__name__}"
+    n_features, classes = _check_arrays(tree_est, classifier, where, limits or SkopsLimits())
+    cls = DecisionTreeClassifier if classifier else DecisionTreeRegressor
+    # settings scikit-learn would refuse (a hand-made file) never reach dtree's fit code
+    check_settings(where, tree_est, CLASSIFICATION if classifier else REGRESSION, classes)
     if preprocessing:
         warnings.warn(
             "This Pipeline transforms its input before the tree ("
@@ -547,9 +549,12 @@ def open_sklearn_tree(estimator, X=None, y=None, *, sample_weight=None, where=No
             "steps, not the original columns.", UserWarning, stacklevel=2)
         if X is not None:
             X = estimator[:-1].transform(X)
-    sk_params = tree_est.get_params()
-    cls = DecisionTreeClassifier if classifier else DecisionTreeRegressor
+    sk_params = {name: getattr(tree_est, name, None)
+                 for name in SETTINGS + ("class_weight", "monotonic_cst")}
     params = {k: sk_params[k] for k in _SHARED_PARAMS}
+    if isinstance(params["max_features"], (int, np.integer)):
+        # scikit-learn takes a whole max_features above n_features_in_ as all of them
+        params["max_features"] = min(int(params["max_features"]), n_features)
     if classifier:
         params["class_weight"] = sk_params.get("class_weight")
     if sk_params.get("monotonic_cst") is not None:
@@ -569,7 +574,8 @@ def open_sklearn_tree(estimator, X=None, y=None, *, sample_weight=None, where=No
                       j48=False)
     est.is_categorical_ = np.zeros(n_features, dtype=bool)
     est.categories_ = [None] * n_features
-    est.max_features_ = int(tree_est.max_features_)
+    est.max_features_ = check_max_features(where, getattr(tree_est, "max_features_", None),
+                                           n_features)
     best_first = sk_params["max_leaf_nodes"] is not None
     est.growth_ = "best_first" if best_first else "depth_first"
     est.n_outputs_ = 1

@@ -5,7 +5,9 @@ from a file holds whatever the file says.  :func:`check_tree_arrays` makes
 sure the arrays describe one tree: every id in range, every node but the
 root reached from exactly one parent with a smaller id (so there is no cycle
 and no orphan, and walking down always ends), every split on a real feature
-at a threshold that is a number, and finite counts and values that add up.
+at a threshold that is a number, and finite counts and values that add up.  :func:`check_settings` refuses
+the settings (``max_depth``, ``criterion``...) that scikit-learn itself
+would refuse, or that dtree cannot replay.
 :class:`SkopsLimits` bounds the sizes a tree (and a ``.skops`` file) may
 claim, so that a file cannot choose how much memory is allocated for it.
 """
@@ -16,7 +18,8 @@ import numpy as np
 
 from ._errors import TreeFileError
 
-__all__ = ["SkopsLimits", "check_tree_arrays", "check_sizes"]
+__all__ = ["SkopsLimits", "check_tree_arrays", "check_sizes", "check_settings", "check_classes",
+           "check_max_features"]
 
 _MiB = 1 << 20
 
@@ -198,6 +201,10 @@ def check_tree_arrays(where, *, left, right, feature, threshold, impurity, n_nod
         finite = np.isfinite(a) if a.ndim == 1 else np.isfinite(a).all(axis=1)
         if not finite.all():
             raise TreeFileError("bad_value", where, node=_first(~finite), what=what)
+    w = np.asarray(weighted_n_node_samples, dtype=np.float64)
+    if (w < 0).any():  # (0 is a leaf of zero-weight samples: scikit-learn makes those)
+        node = _first(w < 0)
+        raise TreeFileError("negative_weight", where, node=node, weight=float(w[node]))
     counts = np.asarray(n_node_samples).astype(np.int64)
     if (counts < 1).any():
         node = _first(counts < 1)
@@ -208,9 +215,128 @@ def check_tree_arrays(where, *, left, right, feature, threshold, impurity, n_nod
         node = int(parents[_first(wrong)])
         raise TreeFileError("bad_samples", where, node=node, count=int(counts[node]),
                             what="sample count")
-    w = np.asarray(weighted_n_node_samples, dtype=np.float64)
     wrong = ~np.isclose(w[parents], w[lp] + w[rp], rtol=1e-6, atol=1e-9) | (w[parents] <= 0)
     if wrong.any():
         node = int(parents[_first(wrong)])
         raise TreeFileError("bad_samples", where, node=node, count=float(w[node]),
                             what="weighted sample count")
+
+
+def check_max_features(where, value, n_features):
+    """The fitted ``max_features_`` as an int from 1 to ``n_features``
+    (scikit-learn keeps a larger one as given, and draws every feature)."""
+    value = _integer(value, "max_features_", where)
+    if value < 1:
+        raise TreeFileError("bad_attribute", where, what="max_features_", problem="below_one",
+                            value=value)
+    return min(value, n_features)
+
+
+def check_classes(where, classes):
+    """``classes_`` as a 1-D object array of distinct labels, or a
+    :class:`TreeFileError`."""
+    classes = np.asarray(classes, dtype=object)
+    if classes.ndim != 1 or len(classes) == 0:
+        raise TreeFileError("bad_attribute", where, what="classes_", problem="not_labels")
+    seen = set()
+    for label in classes.tolist():
+        try:
+            repeated = label in seen
+            seen.add(label)
+        except TypeError:  # (an unhashable label: a list, a dict)
+            raise TreeFileError("bad_attribute", where, what="classes_",
+                                problem="not_labels") from None
+        if repeated:
+            raise TreeFileError("bad_attribute", where, what="classes_",
+                                problem="repeated_labels", label=_shown(label))
+    return classes
+
+
+# ---------------------------------------------------------------------------
+# the settings
+# ---------------------------------------------------------------------------
+
+#: The settings of a scikit-learn tree that dtree reads (and replays).
+SETTINGS = ("criterion", "splitter", "max_depth", "min_samples_split", "min_samples_leaf",
+            "min_weight_fraction_leaf", "max_features", "random_state", "max_leaf_nodes",
+            "min_impurity_decrease", "ccp_alpha")
+_ABSENT = object()
+
+
+def _shown(value, width=40):
+    text = repr(value)
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
+def _refuse(where, name, value, reason):
+    """A bad_setting error chained to ``reason`` (the error that names the rule)."""
+    error = TreeFileError("bad_setting", where, name=name, value=_shown(value))
+    error.__cause__ = reason
+    return error
+
+
+def check_settings(where, estimator, criteria, classes=None):
+    """Refuse the settings of a scikit-learn tree that scikit-learn would not
+    accept (its own parameter rules), or that dtree cannot replay.
+
+    Parameters
+    ----------
+    where : str
+        The file or estimator, for the messages.
+    estimator : a scikit-learn tree estimator
+        Its settings are read with ``getattr``: a setting it lacks is refused.
+    criteria : collection of str
+        The criteria dtree's estimator of the same task knows.
+    classes : array or None
+        ``classes_`` of a classifier: ``class_weight``'s labels must be
+        among them (None for a regressor, which has no ``class_weight``).
+
+    Raises
+    ------
+    TreeFileError
+        Code ``bad_setting``, naming the setting and its value (shortened),
+        chained to the rule's own error.
+    """
+    from sklearn.utils._param_validation import validate_parameter_constraints
+
+    rules = type(estimator)._parameter_constraints
+    names = SETTINGS + (("class_weight",) if classes is not None else ())
+    values = {}
+    for name in names:
+        value = getattr(estimator, name, _ABSENT)
+        if value is _ABSENT:
+            raise _refuse(where, name, "(missing)", AttributeError(name))
+        try:  # scikit-learn's own rule for the setting
+            validate_parameter_constraints({name: rules[name]}, {name: value},
+                                           caller_name=type(estimator).__name__)
+        except (ValueError, TypeError) as exc:
+            raise _refuse(where, name, value, exc) from exc
+        values[name] = value
+    criterion = values["criterion"]
+    if not isinstance(criterion, str) or criterion not in criteria:
+        raise _refuse(where, "criterion", criterion, ValueError(
+            f"dtree knows the criteria {', '.join(sorted(criteria))}"))
+    if classes is not None:
+        _check_class_weight(where, values["class_weight"], classes)
+
+
+def _check_class_weight(where, weights, classes):
+    if weights is None or isinstance(weights, str):  # ("balanced", as checked above)
+        return
+    if not isinstance(weights, dict):  # (a list is for several outputs)
+        raise _refuse(where, "class_weight", weights, ValueError(
+            "a tree of one output takes a dict, 'balanced' or None"))
+    labels = {(c.item() if hasattr(c, "item") else c) for c in classes.tolist()}
+    for label, weight in weights.items():
+        try:
+            known = label in labels
+        except TypeError:
+            known = False
+        if not known:
+            raise _refuse(where, "class_weight", weights, ValueError(
+                f"class_weight names the label {label!r}, which is not in classes_"))
+        if isinstance(weight, (bool, np.bool_)) or not isinstance(
+                weight, (int, float, np.integer, np.floating)) or \
+                not np.isfinite(weight):
+            raise _refuse(where, "class_weight", weights, ValueError(
+                f"the weight of the label {label!r} is not a finite number"))

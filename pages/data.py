@@ -99,6 +99,7 @@ if source == "scikit-learn tree":
                         "它的训练数据（可选）：CSV、TSV、Excel、Parquet 或 ARFF 文件"),
                      type=UPLOAD_TYPES, key="skops_data", on_change=read_skops)
     st.caption(text(words.TEXTS, "skops_help", lang()))
+    imported.get_ready()  # (the first upload's check then starts at once)
 elif source == "Upload a file":
     st.file_uploader(tr("CSV, TSV, Excel (.xlsx), Parquet or Weka ARFF",
                         "CSV、TSV、Excel（.xlsx）、Parquet 或 Weka ARFF 文件"),

@@ -297,6 +297,10 @@ TREE_FILE_ZH = {
     "bad_samples": "{where}：结点 {node} 的{what}为 {count}，不等于其子结点之和。",
     "value_shape": "{where}：其结点取值的形状为 {shape}，但 {node_count} 个结点、{n_classes} 个类别需要 {expected}。",
     "classes_mismatch": "{where}：它列出 {n_names} 个类别，但其结点保存 {n_classes} 个类别的计数。",
+    "negative_weight": "{where}：结点 {node} 的加权样本数为 {weight}，小于零。",
+    "bad_setting": "{where}：其参数 {name} = {value} 无效（scikit-learn 不接受，或 dtree 无法重现），因此不打开这棵树。",
+    "over_budget": ("{where} 所需的{resource}超过了本服务器给一次上传的上限（{limit}），因此没有打开。"
+                    "请在 Python 中用 dtree.load_sklearn 打开它。"),
 }
 
 #: The Chinese of ``dtree.PROBLEMS``.
@@ -329,13 +333,14 @@ PROBLEMS_ZH = {
     "bad_depth": "不是这棵树的深度",
     "not_fitted": "缺失（这棵树训练过吗？）",
     "bad_name": "不是 dtree 接受的属性",
+    "repeated_labels": "多次列出类别 {label}",
 }
 
 _ZH_TERMS = {"number of features (n_features_in_)": "特征数（n_features_in_）",
              "number of classes": "类别数", "node count": "结点数", "number of outputs": "输出数",
              "impurity": "不纯度", "weighted sample count": "加权样本数", "value": "取值",
              "sample count": "样本数",
-             "sample count (below one)": "样本数（小于一）"}
+             "sample count (below one)": "样本数（小于一）", "time": "时间", "memory": "内存"}
 
 
 def tree_file_error(code: str, where: str, values: dict, lang: str = "en") -> str:

@@ -7,6 +7,11 @@ Session state: ``imported`` holds the :class:`Imported` tree in use, if any
 ``table`` is kept, so that it comes back).  The file is read by
 :func:`dtree.load_sklearn`, which refuses pickles and anything but
 scikit-learn's tree estimators: nothing in it is unpickled or executed.
+An upload is first opened (with its data) in a child process within
+:data:`UPLOAD_BUDGET` (:mod:`pages.runtime.budget`,
+:func:`pages.state.tree_upload.vet`); only a file that opened there is
+opened in the session, so that no file can take the server's memory or
+block the other sessions for long.
 
 An optional data file (CSV, Excel... read like any upload) gives the
 training rows: the columns named like the tree's ``feature_names_in_`` (the
@@ -14,33 +19,42 @@ first columns, in order, when the tree was fitted without names) and the
 target (the one other column, or else the last).  With it the node
 inspector's candidates, the gain curves, the decision regions, the scores
 and the prediction of a row are available; without it the pages say that
-they need the data (:func:`needs_data`).
+they need the data (:func:`needs_data`).  The data file's columns become ``X`` and ``y`` in
+:func:`pages.state.tree_upload.prepared`.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from dtree import NEEDS_DATA, SkopsLimits, TreeFileError, load_sklearn
-from dtree.tables.io import DataError
-from dtree.tables.prepare import Origin, Prepared
 from dtree.tables.dataset import Loaded
 from dtree.views.messages import tree_file_error
+from pages.runtime.budget import Budget, OverBudget, run_within, start_server
 from pages.runtime.fits import Fit
 from pages.state.session import tr
+from pages.state.tree_upload import feature_names, named, prepared, rebuilt, vet
 
 STATE_KEY = "imported"
 SKOPS_TYPES = ["skops"]
-#: What reading one uploaded tree may take: the engine's default sizes (two
-#: million nodes), but a shorter time, so that a slow file gives way to the
-#: other sessions' clicks.
-SKOPS_LIMITS = SkopsLimits(max_seconds=15.0)
+#: What opening one uploaded tree (with its data) may spend, in the child
+#: process that opens it first (:func:`_vetted`): the time, and the address
+#: space the child may add to what it starts with.
+UPLOAD_BUDGET = Budget(seconds=30.0, megabytes=600)
+#: What reading one uploaded tree may read: the engine's default sizes but
+#: half a million nodes (a deflated tree of a million nodes needs about
+#: 330 MB to open, its data's candidate tables more: half of that leaves
+#: room for the data within UPLOAD_BUDGET), and a shorter time.
+SKOPS_LIMITS = SkopsLimits(max_seconds=15.0, max_nodes=500_000)
+#: What the child processes import once, in their fork server (numba, when
+#: installed, because a big data file's search loads it: mapping its
+#: compiler in each child would cost a second and much of the budget).
+PRELOAD = ("dtree", "sklearn.tree", "sklearn.utils._param_validation",
+           "pages.state.tree_upload", "numba")
 
 
 @dataclass
@@ -102,97 +116,44 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
 
-def _named(data: bytes, name: str):
-    """The upload as a file with its name (which load_sklearn's messages use)."""
-    file = io.BytesIO(data)
-    file.name = str(name)
-    return file
+def get_ready() -> None:
+    """Start the child processes' fork server while the user picks a file."""
+    start_server(PRELOAD)
 
 
-def _feature_names(model) -> list:
-    return [str(n) for n in model.feature_names_]
-
-
-def _split_columns(model, frame: pd.DataFrame):
-    """(feature columns, target column) of a data file for ``model``."""
-    columns = [str(c) for c in frame.columns]
-    frame.columns = columns
-    n = int(model.n_features_in_)
-    if getattr(model, "feature_names_in_", None) is not None:
-        features = [str(f) for f in model.feature_names_in_]
-        missing = [f for f in features if f not in columns]
-        if missing:
-            shown = ", ".join(missing[:5]) + (" …" if len(missing) > 5 else "")
-            raise DataError("data_no_column", names=shown, features=", ".join(features[:8])
-                            + (" …" if len(features) > 8 else ""))
-        others = [c for c in columns if c not in features]
-    else:
-        if len(columns) < n + 1:
-            raise DataError("data_unnamed", n=n)
-        features, others = columns[:n], columns[n:]
-    if not others:
-        raise DataError("data_no_target")
-    return features, others[-1]
-
-
-def _prepared(model, frame: pd.DataFrame | None):
-    """(Prepared, X, y): every row of ``frame`` for training (no test rows:
-    the tree was already fitted), or empty tables without a data file."""
-    names = _feature_names(model)
-    task = "classification" if hasattr(model, "classes_") else "regression"
-    origin = {f: Origin(f, "numeric") for f in names}
-    if frame is None:
-        empty = pd.DataFrame({f: pd.Series(dtype=float) for f in names})
-        y = np.asarray(model.classes_[:0]) if task == "classification" else np.zeros(0)
-        return Prepared(empty, y, empty.copy(), y.copy(), task, origin), None, None, None
-    features, target = _split_columns(model, frame)
-    X = frame[features]
+def _vetted(data: bytes, name: str, table: Loaded | None):
+    """The data file's error (None if it fits) once a budgeted child has
+    opened the file, with the table's rows if given; raises the refusal
+    (``over_budget`` when the child ran out of time or memory)."""
+    frame = table.frame if table is not None else None
     try:
-        X = X.apply(pd.to_numeric, errors="raise").astype(float)
-    except (ValueError, TypeError):
-        bad = [c for c in features if not pd.api.types.is_numeric_dtype(frame[c])]
-        raise DataError("data_not_numeric", names=", ".join(bad[:5])) from None
-    y_column = frame[target]
-    keep = y_column.notna().to_numpy()
-    X, y_column = X[keep].reset_index(drop=True), y_column[keep].reset_index(drop=True)
-    if task == "classification":
-        classes = model.classes_
-        if np.issubdtype(np.asarray(classes).dtype, np.number):
-            y = pd.to_numeric(y_column, errors="coerce").to_numpy()
-            if np.isnan(y.astype(float)).any():
-                raise DataError("data_unknown_classes", name=target)
-            y = y.astype(np.asarray(classes).dtype)
-        else:
-            y = y_column.astype(str).to_numpy(dtype=object)
-    else:
-        y = pd.to_numeric(y_column, errors="coerce").to_numpy(dtype=float)
-        if np.isnan(y).any():
-            raise DataError("data_target_not_numeric", name=target)
-    X.columns = names
-    prep = Prepared(X, y, X.iloc[:0].copy(), y[:0].copy(), task, origin)
-    X_for_sklearn = X if getattr(model, "feature_names_in_", None) is not None \
-        else X.to_numpy()
-    return prep, X_for_sklearn, y, target
+        verdict = run_within(UPLOAD_BUDGET, vet, data, name, frame, SKOPS_LIMITS,
+                             preload=PRELOAD)
+    except OverBudget as exc:
+        raise TreeFileError("over_budget", "the file", resource=exc.resource,
+                            limit=exc.limit) from None
+    if "refused" in verdict:
+        raise rebuilt(verdict["refused"])
+    return rebuilt(verdict["data_error"]) if verdict["data_error"] else None
 
 
 def open_tree(data: bytes, name: str, table: Loaded | None = None):
     """The tree in a .skops file (``data``), with the rows of ``table`` if
-    given.  Returns ``(Imported, data_error)``: ``data_error`` is the
-    message (plain text) saying why the data file could not be used, in
-    which case the tree is opened without data.  Raises ``ValueError`` when
-    the file is not a scikit-learn tree saved with skops."""
-    model = load_sklearn(_named(data, name), limits=SKOPS_LIMITS)  # a pickle, a forest...
-    data_error = None
-    prep, X, y, target = _prepared(model, None)
-    if table is not None:
-        try:
-            prep, X, y, target = _prepared(model, table.frame.copy())
-            model = load_sklearn(_named(data, name), X, y, limits=SKOPS_LIMITS)
-        except (DataError, ValueError) as exc:
-            data_error = str(exc)
-            prep, X, y, target = _prepared(model, None)
+    given.  Returns ``(Imported, data_error)``: ``data_error`` is the error
+    saying why the data file could not be used, in which case the tree is
+    opened without data.  Raises ``ValueError`` when the file is not a
+    scikit-learn tree saved with skops, or when opening it (with the data)
+    took more than :data:`UPLOAD_BUDGET` in a child process: only a file
+    that opened there is opened in the session."""
+    data_error = _vetted(data, name, table)
+    model = load_sklearn(named(data, name), limits=SKOPS_LIMITS)
+    prep, X, y, target = prepared(model, None)
+    if table is not None and data_error is None:
+        prep, X, y, target = prepared(model, table.frame.copy())
+        del model  # (one tree in memory at a time)
+        model = load_sklearn(named(data, name), X, y, limits=SKOPS_LIMITS)
     if getattr(model, "feature_names_in_", None) is None:  # fitted on an unnamed array
-        model.feature_names_in_ = np.asarray(_feature_names(model), dtype=object)
+        model.feature_names_in_ = np.asarray(feature_names(model), dtype=object)
     key = f"skops:{_digest(data)}" + (f"+{table.key}" if X is not None else "")
     return Imported(key, name, Fit(model, prep),
                     table.title if X is not None else None, target), data_error

@@ -222,44 +222,149 @@ def test_a_refusal_in_chinese():
     assert "仍在使用" in message
 
 
-HOSTILE = ("cycle", "zip_bomb_schema", "deep_json", "runs_code_reduce", "broken_crc",
-           "npy_header_claims_too_much", "shadows_a_method", "n_features_huge")
+@pytest.fixture(scope="module")
+def corpus():
+    """(kind, name, file bytes, expected code) of every hostile case, built once."""
+    from tests.helpers.hostile_skops import every_case, valid_file
+
+    valid = {kind: valid_file(kind) for kind in ("classifier", "regressor")}
+    return [(kind, name, make(valid[kind]), code) for kind, name, make, code in every_case()]
+
+
+def plain(markdown):
+    """Markdown as read: bold marks and escapes dropped, spaces collapsed."""
+    bare = re.sub(r"(?<!\\)\*\*", "", markdown)
+    return " ".join(re.sub(r"\\(.)", r"\1", bare).split())
+
+
+def worded(message, code, lang):
+    """True if ``message`` is the page's wording of ``code`` in ``lang``: the
+    template's text between its fields is all there, in order."""
+    from dtree.views.messages import TREE_FILE_ZH
+
+    template = (TREE_FILE_ZH if lang == "zh" else dtree.TREE_FILE_MESSAGES)[code]
+    text, at = plain(message), 0
+    for part in re.split(r"\{[^}]*\}", template):
+        part = " ".join(part.split())
+        if part.strip():
+            at = text.find(part.strip(), at)
+            if at < 0:
+                return False
+    return True
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_hostile_files_get_the_pages_own_message(lang, iris_skops):
-    """Each hostile file is refused with the page's own message, in the
-    page's language, worded from the error's code (no English left in the
-    Chinese page's message); the tree opened before stays in use and the
-    session keeps working."""
-    from tests.helpers.hostile_skops import CASES
-
+def test_every_hostile_file_gets_the_pages_own_message(lang, corpus, iris_skops):
+    """Every file of the hostile corpus, uploaded one after another in one
+    session: a refused one is reported by the page's own message for its
+    code, in the page's language (no English left in the Chinese), and the
+    tree in use before stays in use; a valid one opens.  The session keeps
+    working to the end."""
     at = AppTest.from_file(APP, default_timeout=120)
     at.session_state["lang"] = lang
     at.run()
     at = open_skops(iris_skops, at=at)
-    for name in HOSTILE:
-        make, code = CASES[name]
+    in_use = "tree.skops"
+    for kind, name, data, code in corpus:
+        filename = f"{name}.skops"
         at.file_uploader(key="skops_upload").set_value(
-            (f"{name}.skops", make(iris_skops), "application/octet-stream")).run()
+            (filename, data, "application/octet-stream")).run()
         assert_clean(at)
+        shown = plain(texts(at.markdown))
+        if code is None:  # a valid file opens and is in use
+            assert not at.error, (name, at.error[0].value)
+            in_use = filename
+            assert filename in shown, name
+            continue
         assert len(at.error) == 1, name
         message = at.error[0].value
-        escaped = name.replace("_", "\\_")
+        assert worded(message, code, lang), (name, code, message)
+        assert plain(message).count(filename) == 1, message  # named once, by the page
         if lang == "zh":
-            assert f"无法打开 **{escaped}\\.skops**" in message and "仍在使用" in message
-            assert not re.search(r"[a-z]{3,} [a-z]{3,} [a-z]{3,}", message.split("：", 1)[1]), \
-                message  # worded in Chinese, not the engine's English
+            assert f"无法打开 {filename}" in plain(message), message
+            assert f"仍在使用 {in_use}" in plain(message), message
+            said = plain(message).split("：", 1)[1]
+            for reader in ("读取器报告：", "内部错误为："):  # (a reader's own words stay)
+                said = said.split(reader)[0]
+            assert not re.search(r"[a-z]{3,} [a-z]{3,} [a-z]{3,}", said), message
         else:
-            assert f"**{escaped}\\.skops** could not be opened" in message
-            assert "Still using **tree\\.skops**" in message
-        assert message.count(f"{escaped}\\.skops") == 1, message  # named once, by the page
+            assert f"{filename} could not be opened" in plain(message), message
+            assert f"Still using {in_use}" in plain(message), message
+        assert in_use in shown, (name, "the tree in use changed")
     at.switch_page(GROW).run()
     assert_clean(at)
-    assert "tree\\.skops" in texts(at.markdown)
+    at.button(key="grow_all").click().run()
+    assert_clean(at)
+    assert n_nodes(dot(at)) > 1
+
+
+def test_a_cyclic_tree_with_its_data_file_is_refused(iris_skops):
+    """The worst file there was: a cyclic tree with a CSV of its shape, whose
+    rows once walked its loop without end.  It is refused, the data file
+    with it, and the session keeps working."""
+    from tests.helpers.hostile_skops import CASES
+
+    at = open_skops(iris_skops)
+    at.file_uploader(key="skops_data").set_value(
+        ("iris.csv", IRIS.to_csv(index=False).encode(), "text/csv")).run()
+    at.file_uploader(key="skops_upload").set_value(
+        ("loop.skops", CASES["cycle"][0](iris_skops), "application/octet-stream")).run()
+    assert_clean(at)
+    assert len(at.error) == 1 and worded(at.error[0].value, "child_before_parent", "en")
+    assert "Still using tree.skops" in plain(at.error[0].value)
+    at.switch_page(GROW).run()
     at.button(key="grow_all").click().run()
     assert_clean(at)
     assert n_nodes(dot(at)) == dtree.load_sklearn(iris_skops).tree_.node_count
+
+
+@pytest.mark.parametrize("lang, budget, resource", [
+    ("en", {"seconds": 0.0, "megabytes": 600}, ("time", "时间")),
+    ("zh", {"seconds": 0.0, "megabytes": 600}, ("time", "时间")),
+    ("en", {"seconds": 60.0, "megabytes": 1}, ("memory", "内存")),
+    ("zh", {"seconds": 60.0, "megabytes": 1}, ("memory", "内存")),
+])
+def test_a_file_over_the_budget_is_refused_and_the_session_keeps_working(
+        lang, budget, resource, monkeypatch):
+    """With the upload budget made tiny, an ordinary tree and its data file
+    (5,000 rows) take more time (or memory) than it allows in the child
+    process that opens them first: the page says so in its language, the
+    dataset in use stays, and choosing a dataset works after."""
+    import numpy as np
+
+    from pages.runtime.budget import Budget
+    from pages.state import imported
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(5_000, 4)), columns=["a", "b", "c", "d"])
+    y = rng.normal(size=5_000)
+    tree = DecisionTreeRegressor(random_state=0).fit(X, y)
+    monkeypatch.setattr(imported, "UPLOAD_BUDGET", Budget(**budget))
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["lang"] = lang
+    at.run()
+    at = open_skops(sio.dumps(tree), name="model.skops", at=at,
+                    table=X.assign(t=y).to_csv(index=False).encode())
+    assert len(at.error) == 1
+    message = plain(at.error[0].value)
+    assert worded(at.error[0].value, "over_budget", lang), message
+    word = resource[1] if lang == "zh" else resource[0]
+    limit = "0 s" if resource[0] == "time" else "1 MB"
+    assert word in message and limit in message, message
+    assert ("仍在使用 鸢尾花" if lang == "zh" else "Still using Iris") in message, message
+    assert imported.current() is None
+    at.switch_page(GROW).run()  # the built-in dataset is still in use
+    assert_clean(at)
+    assert n_nodes(dot(at)) == 1
+    at.switch_page(DATA).run()
+    at.button_group(key="source").set_value("Built-in dataset").run()
+    at.selectbox(key="builtin").set_value("Wine").run()
+    assert_clean(at)
+    assert ("葡萄酒" if lang == "zh" else "Wine") in texts(at.markdown)
+    at.switch_page(GROW).run()
+    at.button(key="next").click().run()
+    assert_clean(at)
+    assert n_nodes(dot(at)) == 3
 
 
 def test_an_unexpected_error_is_the_pages_message(iris_skops, monkeypatch):

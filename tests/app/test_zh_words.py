@@ -404,8 +404,12 @@ def test_every_code_has_chinese():
 
 def test_every_code_raised_for_real_is_worded_in_chinese():
     """Each code's Chinese template takes the values of a real message."""
+    from dtree import TreeFileError
+
     seen = {}
     for message in engine_messages() + coded_messages():
+        if isinstance(message, TreeFileError):
+            continue  # (their own test, below)
         assert message.code in MESSAGES, message
         zh = message_zh(message)
         # (no placeholder left unfilled; ARFF's own "{a list of values}" is text)
@@ -415,6 +419,24 @@ def test_every_code_raised_for_real_is_worded_in_chinese():
         seen[message.code] = zh
     missing = set(MESSAGES) - set(seen)
     assert not missing, sorted(missing)
+
+
+def test_every_tree_file_code_is_raised_for_real_and_worded_in_chinese():
+    """Every TreeFileError code is raised for real, here or by the hostile
+    corpus (whose test words each in both languages), and its Chinese takes
+    the values of a real error."""
+    from dtree import TreeFileError
+    from tests.helpers.hostile_skops import every_case
+
+    errors = [m for m in coded_messages() if isinstance(m, TreeFileError)]
+    for error in errors:
+        zh = message_zh(error)
+        assert CJK.search(zh) and not re.search(r"\{[a-z_]+(:[^}]*)?\}", zh), (error.code, zh)
+        assert not re.search(r"[a-z]{3,} [a-z]{3,} [a-z]{3,}", zh.replace(error.where, "").replace(
+            str(error.values.get("detail", "")), "")), zh
+    seen = {e.code for e in errors} | {code for *_, code in every_case() if code}
+    # (no_nodes guards the arrays behind the node count's own check, "below one")
+    assert set(TREE_FILE_MESSAGES) - seen == {"no_nodes"}
 
 
 def test_stop_reasons_have_chinese_names():
@@ -490,7 +512,7 @@ def coded_messages():
 
     from dtree import ccp_cross_validate, error_based_prune, pessimistic_prune
     from dtree.tables import io as table_io
-    from pages.state import imported
+    from pages.state import tree_upload
 
     out = []
 
@@ -575,12 +597,12 @@ def coded_messages():
     named = clf().fit(pd.DataFrame({"f": [0.0, 1.0]}), [0, 1])
     unnamed = clf().fit([[0.0], [1.0]], [0, 1])
     regressor = reg().fit(pd.DataFrame({"f": [0.0, 1.0]}), [0.0, 1.0])
-    error(lambda: imported._split_columns(named, pd.DataFrame({"g": [1.0]})))
-    error(lambda: imported._split_columns(unnamed, pd.DataFrame({"g": [1.0]})))
-    error(lambda: imported._split_columns(named, pd.DataFrame({"f": [1.0]})))
-    error(lambda: imported._prepared(named, pd.DataFrame({"f": ["x"], "t": [0]})))
-    error(lambda: imported._prepared(named, pd.DataFrame({"f": [1.0], "t": ["q"]})))
-    error(lambda: imported._prepared(regressor, pd.DataFrame({"f": [1.0], "t": ["q"]})))
+    error(lambda: tree_upload.split_columns(named, pd.DataFrame({"g": [1.0]})))
+    error(lambda: tree_upload.split_columns(unnamed, pd.DataFrame({"g": [1.0]})))
+    error(lambda: tree_upload.split_columns(named, pd.DataFrame({"f": [1.0]})))
+    error(lambda: tree_upload.prepared(named, pd.DataFrame({"f": ["x"], "t": [0]})))
+    error(lambda: tree_upload.prepared(named, pd.DataFrame({"f": [1.0], "t": ["q"]})))
+    error(lambda: tree_upload.prepared(regressor, pd.DataFrame({"f": [1.0], "t": ["q"]})))
     # several outputs, and sparse X, where a setting reads one dense target
     import scipy.sparse as sparse
     two = np.array([[0, 1], [1, 0], [0, 0], [1, 1]])
@@ -612,4 +634,55 @@ def coded_messages():
     out += [DataError("needs_openpyxl"), DataError("no_sheets"), DataError("no_columns"),
             DataError("bad_header", detail="field larger than field limit (131072)"),
             DataError("unparsable", detail="Error tokenizing data. C error: EOF inside string")]
+    out += tree_file_errors()
     return [m for m in out if hasattr(m, "code")]
+
+
+def tree_file_errors():
+    """TreeFileErrors whose codes the hostile corpus (tests/helpers/hostile_skops.py)
+    does not reach, each raised for real."""
+    import dtree
+    import skops.io as sio
+    from sklearn.tree import DecisionTreeClassifier as SkTree
+    from sklearn.tree import DecisionTreeRegressor as DecisionTreeRegressorSk
+    from unittest import mock
+
+    from pages.runtime.budget import Budget
+    from pages.state import imported
+
+    out = []
+
+    def error(call):
+        with pytest.raises(dtree.TreeFileError) as exc:
+            call()
+        out.append(exc.value)
+
+    X, y = load_iris(return_X_y=True)
+    sk = SkTree(max_depth=2, random_state=0).fit(X, y)
+    data = sio.dumps(sk)
+    for limits in (dtree.SkopsLimits(max_file_bytes=10), dtree.SkopsLimits(max_total_bytes=100),
+                   dtree.SkopsLimits(max_seconds=0.0), dtree.SkopsLimits(max_schema_entries=10)):
+        error(lambda limits=limits: dtree.load_sklearn(data, limits=limits))
+    with mock.patch("dtree._skops._read_schema", side_effect=KeyError("x")):
+        error(lambda: dtree.load_sklearn(data))  # unreadable
+    bad = SkTree(max_depth=2, random_state=0).fit(X, y)
+    bad.max_depth = -3
+    error(lambda: dtree.from_sklearn(bad))  # bad_setting
+    from sklearn.tree._tree import Tree
+
+    state = sk.tree_.__getstate__()
+    nodes = state["nodes"].copy()
+    nodes["weighted_n_node_samples"][1] = -1.0
+    negative = SkTree(max_depth=2, random_state=0).fit(X, y)
+    negative.tree_ = Tree(4, np.array([3], dtype=np.intp), 1)
+    negative.tree_.__setstate__({**state, "nodes": nodes})
+    error(lambda: dtree.from_sklearn(negative))  # negative_weight
+    with mock.patch.object(imported, "UPLOAD_BUDGET", Budget(seconds=0.0, megabytes=600)):
+        error(lambda: imported.open_tree(data, "tree.skops"))  # over_budget (time)
+    rng = np.random.default_rng(0)
+    X5 = pd.DataFrame(rng.normal(size=(5_000, 4)), columns=list("abcd"))
+    y5 = rng.normal(size=5_000)
+    big = sio.dumps(DecisionTreeRegressorSk(random_state=0).fit(X5, y5))
+    with mock.patch.object(imported, "UPLOAD_BUDGET", Budget(seconds=60.0, megabytes=1)):
+        error(lambda: imported.open_tree(big, "tree.skops", mock.Mock(frame=X5.assign(t=y5))))
+    return out

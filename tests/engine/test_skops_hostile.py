@@ -1,12 +1,15 @@
 """dtree.load_sklearn against hostile and broken .skops files.
 
-Every file of the corpus (``tests/hostile_skops.py``) is opened in a child
-process with a timeout and an address-space limit a few hundred MB above
-what the process already uses.  A file must be refused with a
-``TreeFileError`` naming its rule, or open as a consistent tree that
-predicts; nothing may hang, run out of memory on the way (a MemoryError
-anywhere in the chain fails the test even when it was turned into a
-refusal), or run code from the file.
+Every file of the corpus (``tests/helpers/hostile_skops.py``: a classifier's
+and a regressor's) is opened in a child process with a timeout and an
+address-space limit a few hundred MB above what the process already uses,
+once alone and once with training data of the tree's shape (Iris's four
+columns).  A file must be refused with a ``TreeFileError`` naming its rule,
+or open as a consistent tree that predicts (with data that do not reach its
+nodes as it records, a clean ``ValueError`` is also right); nothing may
+hang, run out of memory on the way (a MemoryError anywhere in the chain
+fails the test even when it was turned into a refusal), or run code from
+the file.
 """
 
 import json
@@ -15,6 +18,7 @@ import os
 import re
 import resource
 import traceback
+import warnings
 
 import numpy as np
 import pytest
@@ -27,7 +31,7 @@ from sklearn.tree._tree import NODE_DTYPE, Tree
 
 import dtree
 from dtree.views.messages import tree_file_error
-from tests.helpers.hostile_skops import CANARY, CASES
+from tests.helpers.hostile_skops import CANARY, CASES, every_case, training_data, valid_file
 
 TIMEOUT = 120  # seconds: generous, the machine is shared; a hang never ends
 HEADROOM = 400 << 20  # bytes of address space a child may add
@@ -40,9 +44,13 @@ def iris():
 
 
 @pytest.fixture(scope="module")
-def valid(iris):
-    X, y = iris
-    return sio.dumps(DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y))
+def valid():
+    return valid_file("classifier")
+
+
+@pytest.fixture(scope="module")
+def valid_files():
+    return {kind: valid_file(kind) for kind in ("classifier", "regressor")}
 
 
 def _address_space():
@@ -50,32 +58,39 @@ def _address_space():
         return int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def _child(conn, func, args):
-    limit = _address_space() + HEADROOM
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+def _outcome(func, args):
+    """("ok", result) or ("raised", details of the exception)."""
     try:
-        conn.send(("ok", func(*args)))
+        return "ok", func(*args)
     except BaseException as exc:  # noqa: BLE001 (reported to the parent)
         chain, e = [], exc
         while e is not None:
             chain.append(type(e).__name__)
             e = e.__cause__ or e.__context__
-        conn.send(("raised", {"type": type(exc).__name__, "chain": chain,
-                              "code": getattr(exc, "code", None), "message": str(exc),
-                              "where": getattr(exc, "where", None),
-                              "values": getattr(exc, "values", None),
-                              "is_value_error": isinstance(exc, ValueError),
-                              "trace": traceback.format_exc()[-2000:]}))
+        return "raised", {"type": type(exc).__name__, "chain": chain,
+                          "code": getattr(exc, "code", None), "message": str(exc),
+                          "where": getattr(exc, "where", None),
+                          "values": getattr(exc, "values", None),
+                          "is_value_error": isinstance(exc, ValueError),
+                          "trace": traceback.format_exc()[-2000:]}
+
+
+def _child(conn, calls):
+    limit = _address_space() + HEADROOM
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    try:
+        conn.send([_outcome(func, args) for func, args in calls])
     finally:
         conn.close()
 
 
-def isolated(func, *args):
-    """``func(*args)`` in a forked child with a memory limit and a timeout:
-    ("ok", result) or ("raised", details)."""
+def isolated_all(*calls):
+    """Each ``(func, args)`` of ``calls`` in turn, in one forked child with a
+    memory limit and a timeout: a list of ("ok", result) or ("raised",
+    details)."""
     ctx = multiprocessing.get_context("fork")
     receive, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(send, func, args))
+    proc = ctx.Process(target=_child, args=(send, calls))
     proc.start()
     send.close()
     try:
@@ -87,12 +102,22 @@ def isolated(func, *args):
         proc.join()
 
 
-def open_and_predict(data, X):
+def isolated(func, *args):
+    """``func(*args)`` in a forked child with a memory limit and a timeout:
+    ("ok", result) or ("raised", details)."""
+    return isolated_all((func, args))[0]
+
+
+def open_and_predict(data, X, fit_X=None, fit_y=None):
     """What the parent checks: the opened tree's node count and predictions
-    (and that no canary appeared)."""
-    model = dtree.load_sklearn(data)
+    (and that no canary appeared); with ``fit_X``, ``fit_y`` the tree is
+    opened with them as its training data."""
+    if fit_X is None:
+        model = dtree.load_sklearn(data)
+    else:
+        model = dtree.load_sklearn(data, fit_X, fit_y)
     return {"nodes": model.tree_.node_count, "pred": model.predict(X).tolist(),
-            "steps": len(model.steps_)}
+            "steps": len(model.steps_), "has_data": model.has_training_data_}
 
 
 @pytest.fixture(autouse=True)
@@ -103,19 +128,7 @@ def no_canary():
     assert not os.path.exists(CANARY), "code from a file ran"
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_hostile_file(name, valid, iris):
-    make, expected = CASES[name]
-    data = make(valid)
-    outcome, result = isolated(open_and_predict, data, iris[0])
-    if expected is None:
-        assert outcome == "ok", result
-        sk = sio.loads(valid, trusted=sio.get_untrusted_types(data=valid))
-        if name == "valid_deflated":
-            assert result["pred"] == sk.predict(iris[0]).tolist()
-        assert result["nodes"] == sk.tree_.node_count
-        return
-    assert outcome == "raised", f"{name} opened: {result}"
+def _assert_refused(name, result, expected):
     assert "MemoryError" not in result["chain"], result["trace"]
     assert result["type"] == "TreeFileError", result["trace"]
     assert result["is_value_error"]
@@ -128,6 +141,53 @@ def test_hostile_file(name, valid, iris):
     # (a reader's own words, quoted as "detail", stay as the reader said them)
     bare = chinese.replace(where, "").replace(str(values.get("detail", "")), "")
     assert not re.search(r"[a-z]{3,} [a-z]{3,} [a-z]{3,}", bare), chinese
+
+
+CASE_IDS = [f"{kind}-{name}" for kind, name, _, _ in every_case()]
+
+
+@pytest.mark.parametrize("kind, name, make, expected", every_case(), ids=CASE_IDS)
+def test_hostile_file(kind, name, make, expected, valid_files):
+    """Each file alone, then with training data of the tree's shape (the
+    issue's worst case was a cyclic tree with a matching CSV, whose rows
+    never stopped walking down), in one child."""
+    valid = valid_files[kind]
+    X, y = training_data(kind)
+    data = make(valid)
+    alone, with_data = isolated_all((open_and_predict, (data, X)),
+                                    (open_and_predict, (data, X, X, y)))
+    if expected is None:
+        outcome, result = alone
+        assert outcome == "ok", result
+        sk = sio.loads(valid, trusted=sio.get_untrusted_types(data=valid))
+        if name in ("valid_deflated", "regressor_valid"):
+            assert result["pred"] == sk.predict(X).tolist()
+        assert result["nodes"] == sk.tree_.node_count
+        outcome, result = with_data
+        if outcome == "ok":  # a consistent tree that predicts, with its candidates
+            assert result["has_data"] and result["nodes"] == sk.tree_.node_count
+        else:  # the rows do not reach its (edited) nodes as it records
+            assert result["is_value_error"] and "MemoryError" not in result["chain"], result
+            assert "do not look like the data" in result["message"], result["message"]
+        return
+    for outcome, result in (alone, with_data):
+        assert outcome == "raised", f"{name} opened: {result}"
+        _assert_refused(name, result, expected)
+
+
+def test_the_valid_files_open_with_their_data(valid_files):
+    """The corpus's valid files (untouched, deflated) open with their data and
+    predict as scikit-learn does: the data runs are not all refusals."""
+    from tests.helpers.hostile_skops import REGRESSOR_CASES
+
+    for kind, make in (("classifier", CASES["valid_deflated"][0]),
+                       ("regressor", REGRESSOR_CASES["regressor_valid"][0])):
+        X, y = training_data(kind)
+        outcome, result = isolated(open_and_predict, make(valid_files[kind]), X, X, y)
+        assert outcome == "ok", result
+        sk = sio.loads(valid_files[kind], trusted=sio.get_untrusted_types(
+            data=valid_files[kind]))
+        assert result["has_data"] and result["pred"] == sk.predict(X).tolist()
 
 
 def test_an_error_inside_is_chained_and_worded(valid, monkeypatch):
@@ -175,6 +235,125 @@ def test_from_sklearn_checks_an_object_too(iris):
         dtree.from_sklearn(sk, X, y)
     assert info.value.code == "child_before_parent"
     assert info.value.values == {"node": second, "parent": second}
+
+
+def test_a_tree_past_a_default_limit_opens_once_the_limit_is_raised(iris):
+    """A tree of more classes than the default max_classes (100,000) is
+    refused with the defaults and opens, predicting as scikit-learn does,
+    with the limit raised."""
+    X, y = iris
+    n_classes = dtree.SkopsLimits().max_classes + 1
+    est = DecisionTreeClassifier(max_depth=1).fit(X, y)
+    nodes = np.zeros(3, dtype=NODE_DTYPE)
+    nodes["left_child"] = [1, -1, -1]
+    nodes["right_child"] = [2, -1, -1]
+    nodes["feature"] = [2, -2, -2]
+    nodes["threshold"] = [2.45, -2.0, -2.0]
+    nodes["n_node_samples"] = [150, 50, 100]
+    nodes["weighted_n_node_samples"] = [150.0, 50.0, 100.0]
+    nodes["impurity"] = [0.5, 0.0, 0.5]
+    values = np.zeros((3, 1, n_classes))
+    values[0, 0, :2] = 0.5
+    values[1, 0, 7] = 1.0
+    values[2, 0, n_classes - 1] = 1.0
+    tree = Tree(X.shape[1], np.array([n_classes], dtype=np.intp), 1)
+    tree.__setstate__({"max_depth": 1, "node_count": 3, "nodes": nodes, "values": values})
+    est.tree_, est.classes_, est.n_classes_ = tree, np.arange(n_classes), n_classes
+    data = sio.dumps(est)
+    with pytest.raises(dtree.TreeFileError, match="max_classes") as info:
+        dtree.load_sklearn(data)
+    assert info.value.code == "over_limit"
+    model = dtree.load_sklearn(data, limits=dtree.SkopsLimits(max_classes=n_classes))
+    assert model.n_classes_ == n_classes
+    np.testing.assert_array_equal(model.predict(X), est.predict(X))
+
+
+@pytest.mark.parametrize("chosen", [
+    {"criterion": "entropy"}, {"criterion": "log_loss"}, {"class_weight": "balanced"},
+    {"class_weight": {"setosa": 3.0, "virginica": 0.5}}, {"max_features": "sqrt"},
+    {"max_features": "log2"}, {"max_features": 0.5}, {"max_features": 4},
+    {"splitter": "random"}, {"max_leaf_nodes": 2}, {"min_samples_leaf": 0.05},
+    {"min_samples_split": 0.2}, {"min_weight_fraction_leaf": 0.1}, {"ccp_alpha": 0.01},
+    {"min_impurity_decrease": 0.01}, {"random_state": np.random.RandomState(1)},
+    {"max_depth": None},
+], ids=repr)
+def test_every_valid_classifier_setting_still_opens(chosen, iris):
+    """Settings scikit-learn accepts open, from a file and as an object, and
+    predict as scikit-learn does."""
+    X, y = iris
+    sk = DecisionTreeClassifier(**{"max_depth": 3, "random_state": 0, **chosen}).fit(X, y)
+    for model in (dtree.load_sklearn(sio.dumps(sk), X, y), dtree.from_sklearn(sk, X, y)):
+        np.testing.assert_array_equal(model.predict(X), sk.predict(X))
+
+
+@pytest.mark.parametrize("criterion", ["squared_error", "friedman_mse", "absolute_error",
+                                       "poisson"])
+def test_every_regression_criterion_still_opens(criterion, iris):
+    from sklearn.tree import DecisionTreeRegressor
+
+    X, _ = training_data("regressor")
+    y = X.iloc[:, 0] * 2.0 - X.iloc[:, 3]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # (friedman_mse, deprecated)
+        sk = DecisionTreeRegressor(max_depth=3, criterion=criterion, max_features=0.75,
+                                   random_state=0).fit(X, y)
+        model = dtree.load_sklearn(sio.dumps(sk), X, y)
+    np.testing.assert_array_equal(model.predict(X), sk.predict(X))
+
+
+@pytest.mark.parametrize("name, value", [
+    ("max_depth", -3), ("min_samples_leaf", 0), ("ccp_alpha", float("nan")),
+    ("splitter", "evil"), ("random_state", "abc"), ("criterion", "evil"),
+    ("class_weight", "foo"), ("class_weight", [{"setosa": 2.0}]),
+    ("max_features", "bogus"), ("max_features", 0),
+    ("max_leaf_nodes", 1), ("min_weight_fraction_leaf", 0.6),
+])
+def test_a_bad_setting_is_refused_before_anything_uses_it(name, value, iris):
+    """An estimator whose setting scikit-learn refuses (here changed after the
+    fit) is refused when opened, with or without its data, naming the
+    setting; the error scikit-learn (or dtree) gives for the rule is its
+    cause."""
+    from sklearn.base import clone
+
+    X, y = iris
+    sk = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
+    setattr(sk, name, value)
+    with pytest.raises((ValueError, TypeError)) as sklearn_says:
+        clone(sk).fit(X, y)  # the oracle: scikit-learn's own fit refuses it
+    for args in ((), (X, y)):
+        with pytest.raises(dtree.TreeFileError) as info:
+            dtree.from_sklearn(sk, *args)
+        assert info.value.code == "bad_setting"
+        assert info.value.values == {"name": name, "value": repr(value)[:40]}
+        assert f"This DecisionTreeClassifier: its setting {name} = " in str(info.value)
+        assert isinstance(info.value.__cause__, (ValueError, TypeError))
+    assert sklearn_says.value is not None
+
+
+def test_settings_scikit_learn_accepts_at_their_edges_open(iris):
+    """A whole max_features above n_features_in_ and a negative class weight
+    are odd, but scikit-learn fits with them: dtree opens those trees (the
+    second without its data, whose rows of negative weight dtree's search
+    leaves out)."""
+    X, y = iris
+    for chosen, data in (({"max_features": 7}, (X, y)),
+                         ({"class_weight": {"setosa": -1.0}}, ())):
+        sk = DecisionTreeClassifier(max_depth=2, random_state=0, **chosen).fit(X, y)
+        model = dtree.from_sklearn(sk, *data)
+        np.testing.assert_array_equal(model.predict(X), sk.predict(X))
+        assert model.get_params()[next(iter(chosen))] is not None
+
+
+def test_repeated_or_flat_classes_are_refused(iris):
+    X, y = iris
+    for classes in (np.array(["setosa", "setosa", "virginica"], dtype=object),
+                    np.array([["setosa", "versicolor", "virginica"]], dtype=object)):
+        sk = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X, y)
+        sk.classes_ = classes
+        with pytest.raises(dtree.TreeFileError) as info:
+            dtree.from_sklearn(sk)
+        assert info.value.code == "bad_attribute"
+        assert info.value.values["what"] == "classes_"
 
 
 def _perfect_tree(depth, X, y):
@@ -238,7 +417,7 @@ def test_every_code_is_worded_in_both_languages():
 
     assert set(TREE_FILE_ZH) == set(dtree.TREE_FILE_MESSAGES)
     assert set(PROBLEMS_ZH) == set(dtree.PROBLEMS)
-    codes_used = {code for _, code in CASES.values() if code}
+    codes_used = {code for _, _, _, code in every_case() if code}
     assert codes_used <= set(dtree.TREE_FILE_MESSAGES)
 
 

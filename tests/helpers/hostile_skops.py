@@ -6,7 +6,10 @@ of a crafted file, with the ``TreeFileError`` code dtree must answer
 student with a text editor and ``zipfile`` could send to a shared server:
 trees whose ids loop or leave the tree, zip bombs, arrays whose headers
 claim more than they hold, schemas too deep to parse, types that would run
-code if something loaded them.
+code if something loaded them, settings scikit-learn refuses.  ``CASES``
+edit a classifier's file, ``REGRESSOR_CASES`` a regressor's
+(:func:`valid_file`, fitted on :func:`training_data`); :func:`every_case`
+lists both.
 """
 
 import io
@@ -418,6 +421,64 @@ def _missing_threshold_inf(nodes):
     nodes["threshold"][_first_split(nodes)] = np.inf
 
 
+def _classes_repeated(data):
+    """classes_ naming one label twice (the counts still have three columns)."""
+    schema, members, _ = members_of(data)
+    node = _attrs(schema)["classes_"]
+    if node.get("type") == "numpy":
+        classes = np.load(io.BytesIO(members[node["file"]]), allow_pickle=False)
+        classes[1] = classes[0]
+        members[node["file"]] = _npy(classes)
+    else:
+        node["content"][1] = node["content"][0]
+    return pack(schema, members)
+
+
+def _classes_2d(data):
+    """classes_ shaped (1, n): not a list of labels."""
+    schema, members, _ = members_of(data)
+    node = _attrs(schema)["classes_"]
+    if node.get("type") == "numpy":
+        classes = np.load(io.BytesIO(members[node["file"]]), allow_pickle=False)
+        members[node["file"]] = _npy(classes.reshape(1, -1))
+    else:
+        n = len(node["content"])
+        node["shape"]["content"] = [json_node(1), json_node(n)]
+    return pack(schema, members)
+
+
+def _zero_weight_leaf(nodes):
+    """A leaf whose samples all have weight 0, its sibling (a leaf) carrying
+    the parent's weight: what scikit-learn makes from zero sample weights."""
+    left, right = nodes["left_child"], nodes["right_child"]
+    parent = int(np.flatnonzero((left != -1) & (left[left] == -1) & (left[right] == -1))[0])
+    nodes["weighted_n_node_samples"][right[parent]] = nodes["weighted_n_node_samples"][parent]
+    nodes["weighted_n_node_samples"][left[parent]] = 0.0
+
+
+def _dict_node(mapping):
+    """A skops DictNode of string keys and JSON values, as skops writes one."""
+    return {"__class__": "dict", "__module__": "builtins", "__loader__": "DictNode",
+            "content": {key: json_node(value) for key, value in mapping.items()},
+            "key_types": {"__class__": "list", "__module__": "builtins",
+                          "__loader__": "ListNode",
+                          "content": [{"__class__": "str", "__module__": "builtins",
+                                       "__loader__": "TypeNode", "__id__": 11}
+                                      for _ in mapping], "__id__": 12}, "__id__": 13}
+
+
+def setting(name, value):
+    """A case whose estimator has the setting ``name`` = ``value``."""
+    return with_schema(_set_attr(name, json_node(value)))
+
+
+#: Settings scikit-learn refuses, on either kind of tree.
+BAD_SETTINGS = {"max_depth": -3, "min_samples_leaf": 0, "min_samples_split": 1,
+                "ccp_alpha": float("nan"), "min_impurity_decrease": -1.0,
+                "splitter": "evil", "random_state": "abc", "criterion": "evil",
+                "max_features": "bogus", "max_leaf_nodes": 1,
+                "min_weight_fraction_leaf": 0.9}
+
 #: name -> (make, the TreeFileError code expected; None: must open and predict)
 CASES = {
     "cycle": (with_nodes(_cycle), "child_before_parent"),
@@ -479,13 +540,87 @@ CASES = {
     "no_schema": (_no_schema, "no_schema"),
     "schema_not_an_object": (_schema_list, "malformed"),
     "schema_not_json": (_schema_garbage, "schema_not_json"),
+    "schema_of_a_dict": (lambda d: pack({"__class__": "dict", "__module__": "builtins",
+                                         "__loader__": "DictNode", "content": {},
+                                         "__id__": 1}, {}), "not_a_tree"),
     "huge_int": (_huge_int, "malformed"),
     "shadows_a_method": (_shadow_method, "malformed"),
     "random_bytes": (lambda d: bytes(np.random.default_rng(0).integers(0, 256, 5000,
                                                                       dtype=np.uint8)),
                      "not_skops"),
     "empty": (lambda d: b"", "not_skops"),
+    "negative_weight": (with_nodes(_edit("weighted_n_node_samples", _a_leaf, -1.0)),
+                        "negative_weight"),
+    "nan_weight": (with_nodes(_edit("weighted_n_node_samples", _a_leaf, np.nan)),
+                   "bad_value"),
+    "repeated_classes": (_classes_repeated, "bad_attribute"),
+    "classes_2d": (_classes_2d, "malformed"),
+    "max_features_fitted_zero": (with_schema(_set_attr("max_features_", json_node(0))),
+                                 "bad_attribute"),
+    "class_weight_foo": (setting("class_weight", "foo"), "bad_setting"),
+    "class_weight_unknown_label": (with_schema(_set_attr("class_weight", _dict_node(
+        {"nope": 2.0}))), "bad_setting"),
+    "valid_class_weight": (with_schema(_set_attr("class_weight", _dict_node(
+        {"setosa": 1.0}))), None),
+    "max_features_zero": (setting("max_features", 0), "bad_setting"),
+    "valid_max_features_over_n_features": (setting("max_features", 99), None),
+    **{f"setting_{name}": (setting(name, value), "bad_setting")
+       for name, value in BAD_SETTINGS.items()},
+    "valid_zero_weight_leaf": (with_nodes(_zero_weight_leaf), None),
     "valid_missing_split": (with_nodes(_missing_threshold_inf), None),
     "valid_deflated": (lambda d: pack(*members_of(d)[:2], compression=zipfile.ZIP_DEFLATED),
                        None),
 }
+
+
+def _regressor_wide_values(values):
+    return np.concatenate([values, values], axis=2)
+
+
+def _regressor_nan_values(values):
+    values[2, 0, 0] = np.nan
+    return values
+
+
+#: Cases of a regressor's file (a DecisionTreeRegressor), as CASES.
+REGRESSOR_CASES = {
+    "regressor_cycle": (with_nodes(_cycle), "child_before_parent"),
+    "regressor_nan_values": (with_values(_regressor_nan_values), "bad_value"),
+    "regressor_wide_values": (with_values(_regressor_wide_values), "value_shape"),
+    "regressor_flat_values": (with_values(lambda v: v[:, 0, :]), "value_shape"),
+    "regressor_negative_weight": (with_nodes(_edit("weighted_n_node_samples", _a_leaf, -2.0)),
+                                  "negative_weight"),
+    "regressor_no_samples": (with_nodes(_edit("n_node_samples", _a_leaf, 0)), "bad_value"),
+    **{f"regressor_setting_{name}": (setting(name, value), "bad_setting")
+       for name, value in BAD_SETTINGS.items()},
+    "regressor_criterion_gini": (setting("criterion", "gini"), "bad_setting"),
+    "regressor_valid": (lambda d: d, None),
+}
+
+
+def valid_file(kind):
+    """A real .skops file of a tree fitted on Iris: a classifier (string
+    labels) or a regressor (of ``training_data("regressor")``)."""
+    import skops.io as sio
+    from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+    X, y = training_data(kind)
+    cls = DecisionTreeClassifier if kind == "classifier" else DecisionTreeRegressor
+    return sio.dumps(cls(max_depth=3, random_state=0).fit(X, y))
+
+
+def training_data(kind):
+    """(X, y) the valid files were fitted on: Iris's four measurements, and its
+    species (classifier) or a number made of them (regressor)."""
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    if kind == "classifier":
+        return X, y.map(dict(enumerate(["setosa", "versicolor", "virginica"])))
+    return X, X.iloc[:, 0] * 2.0 - X.iloc[:, 3]
+
+
+def every_case():
+    """(kind, name, make, expected code) of every case, both kinds of file."""
+    return ([("classifier", name, *CASES[name]) for name in sorted(CASES)]
+            + [("regressor", name, *REGRESSOR_CASES[name]) for name in sorted(REGRESSOR_CASES)])

@@ -125,6 +125,9 @@ def test_views_tables_and_pages_use_only_the_engines_public_names(path):
 #: Streamlit reruns a page when its source changes: on the session's
 #: ``_event_loop``, with its ``_client_state``, once its ``_scriptrunner`` is
 #: idle; checked by tests/browser/test_room_browser.py.
+#: pages/runtime/budget.py ends a forked child with ``os._exit`` (Python's
+#: documented way out of a child of ``os.fork``, its name private by
+#: convention only).
 #: Keyed by file name, not folder, so that the pages can move into packages.
 NOT_THE_ENGINES = {
     ("caches.py", "_session_mgr"),
@@ -134,6 +137,7 @@ NOT_THE_ENGINES = {
     ("push.py", "_event_loop"),
     ("push.py", "_client_state"),
     ("push.py", "_scriptrunner"),
+    ("budget.py", "_exit"),
 }
 #: The built-ins that read an attribute named by a string.
 BY_NAME = ("getattr", "hasattr", "setattr", "delattr")
