@@ -324,6 +324,21 @@ TREE_FILE_MESSAGES = {
     # the estimator's settings
     "bad_setting": ("{where}: its setting {name} = {value} is not valid (scikit-learn refuses "
                     "it, or dtree cannot replay it), so the tree is not opened."),
+    # the training data given with the tree (X and y)
+    "data_x_without_y": "{where}: pass both X and y (the training data), or neither.",
+    "data_n_features": "{where}: X has {given} features, but the tree was fitted on {expected}.",
+    "data_unknown_label": ("{where}: y holds the label {label}, which is not one of the tree's "
+                           "classes_."),
+    "data_rows_differ": ("{where}: X and y do not look like the data this tree was fitted on: node "
+                         "{node} holds {stored} training samples, but {seen} rows of X reach it. "
+                         "Pass the training data exactly as it was given to fit (same rows, same "
+                         "columns, same sample weights)."),
+    "data_counts_differ": ("{where}: X and y do not look like the data this tree was fitted on: "
+                           "the class counts of its nodes differ from those the tree stores. Pass "
+                           "the training labels (and sample weights) exactly as they were given "
+                           "to fit."),
+    "data_weights_differ": ("{where}: the sample weights differ from those this tree was fitted "
+                            "with: pass the same sample_weight as in fit."),
     # the app's budget for one upload (pages.state.imported)
     "over_budget": ("{where} needs more {resource} than this server gives one upload (at most "
                     "{limit}), so it was not opened. Open it in Python with "

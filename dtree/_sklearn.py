@@ -338,7 +338,7 @@ def _routes(tree, Xf):
     return np.concatenate(rows_out), np.concatenate(nodes_out)
 
 
-def _search_with_data(est, tree, Xf, codes, w, params):
+def _search_with_data(est, tree, Xf, codes, w, params, where):
     """Run dtree's split search on every node's rows.  Returns the Nodes
     record (searched, has_split, improvement, candidates) of the search."""
     from ._criteria import make_criterion
@@ -349,11 +349,8 @@ def _search_with_data(est, tree, Xf, codes, w, params):
     n_seen = np.bincount(nodes_of, minlength=tree.node_count)
     if not np.array_equal(n_seen, tree.n_node_samples):
         bad = int(np.flatnonzero(n_seen != tree.n_node_samples)[0])
-        raise ValueError(
-            "X and y do not look like the data this tree was fitted on: node "
-            f"{bad} holds {int(tree.n_node_samples[bad])} training samples, but "
-            f"{int(n_seen[bad])} rows of X reach it. Pass the training data exactly "
-            "as it was given to fit (same rows, same columns, same sample weights).")
+        raise TreeFileError("data_rows_differ", where, node=bad,
+                            stored=int(tree.n_node_samples[bad]), seen=int(n_seen[bad]))
     crit = make_criterion(est.criterion_, getattr(est, "n_classes_", 0),
                           classification=est._is_classifier)
     stats = est._sample_stats(yk, wk)  # (n, d)
@@ -365,15 +362,10 @@ def _search_with_data(est, tree, Xf, codes, w, params):
         # the class weights must be those scikit-learn saw at each node
         expected = tree.value[:, 0, :] * tree.weighted_n_node_samples[:, None]
         if not np.allclose(node_stats[:, :-1], expected, rtol=1e-6, atol=1e-6):
-            raise ValueError(
-                "X and y do not look like the data this tree was fitted on: the class "
-                "counts of its nodes differ from those the tree stores. Pass the training "
-                "labels (and sample weights) exactly as they were given to fit.")
+            raise TreeFileError("data_counts_differ", where)
     elif not np.allclose(node_stats[:, -1], tree.weighted_n_node_samples, rtol=1e-6,
                          atol=1e-9):
-        raise ValueError(
-            "The sample weights differ from those this tree was fitted with: pass the "
-            "same sample_weight as in fit.")
+        raise TreeFileError("data_weights_differ", where)
     prob = Problem(
         np.ascontiguousarray(Xk.T), np.ascontiguousarray(stats.T), yk, wk, crit,
         max_depth=params["max_depth"], min_samples_split=params["min_samples_split"],
@@ -594,14 +586,14 @@ def open_sklearn_tree(estimator, X=None, y=None, *, sample_weight=None, where=No
     weight_sum = float(tree.weighted_n_node_samples[0])
     if has_data:
         if X is None or y is None:
-            raise ValueError("Pass both X and y (the training data), or neither.")
+            raise TreeFileError("data_x_without_y", where)
         from ._base import check_n_features
 
         check_n_features(est, X, reset=False)
         Xf = as_float32_matrix(X)
         if Xf.shape[1] != n_features:
-            raise ValueError(f"X has {Xf.shape[1]} features, but the tree was fitted on "
-                             f"{n_features}.")
+            raise TreeFileError("data_n_features", where, given=int(Xf.shape[1]),
+                                expected=n_features)
         n_rows = Xf.shape[0]
         yv = as_target(y, n_samples=n_rows)
         if classifier:
@@ -609,8 +601,8 @@ def open_sklearn_tree(estimator, X=None, y=None, *, sample_weight=None, where=No
             try:
                 codes = np.array([lookup[v] for v in yv.tolist()], dtype=np.intp)
             except KeyError as exc:
-                raise ValueError(f"y holds the label {exc.args[0]!r}, which is not one of "
-                                 "the tree's classes_.") from None
+                raise TreeFileError("data_unknown_label", where,
+                                    label=repr(exc.args[0])[:80]) from None
         else:
             codes = np.asarray(yv, dtype=np.float64)
         w = as_sample_weight(sample_weight, n_rows)
@@ -620,7 +612,7 @@ def open_sklearn_tree(estimator, X=None, y=None, *, sample_weight=None, where=No
         has_weights = classifier and sk_params.get("class_weight") is not None
     resolved = est._resolve_params(n_rows, n_features, weight_sum, has_weights)
     if has_data:
-        nodes = _search_with_data(est, tree, Xf, codes, w, resolved)
+        nodes = _search_with_data(est, tree, Xf, codes, w, resolved, where)
     if nodes is not None:
         _mark_chosen(nodes, tree)
         searched = nodes.searched[:tree.node_count] & (nodes.feature[:tree.node_count] >= 0)

@@ -299,6 +299,14 @@ TREE_FILE_ZH = {
     "classes_mismatch": "{where}：它列出 {n_names} 个类别，但其结点保存 {n_classes} 个类别的计数。",
     "negative_weight": "{where}：结点 {node} 的加权样本数为 {weight}，小于零。",
     "bad_setting": "{where}：其参数 {name} = {value} 无效（scikit-learn 不接受，或 dtree 无法重现），因此不打开这棵树。",
+    "data_x_without_y": "{where}：请同时给出 X 和 y（训练数据），或都不给。",
+    "data_n_features": "{where}：X 有 {given} 个特征，但这棵树是用 {expected} 个特征训练的。",
+    "data_unknown_label": "{where}：y 中有标签 {label}，它不是这棵树的类别（classes_）之一。",
+    "data_rows_differ": ("{where}：X 和 y 看起来不是训练这棵树的数据：结点 {node} 保存了 {stored} 个训练样本，"
+                         "但 X 中有 {seen} 行到达这里。请给出与训练时完全相同的数据（同样的行、列和样本权重）。"),
+    "data_counts_differ": ("{where}：X 和 y 看起来不是训练这棵树的数据：各结点的类别计数与树中保存的不同。"
+                           "请给出与训练时完全相同的标签（和样本权重）。"),
+    "data_weights_differ": "{where}：样本权重与训练这棵树时的不同：请给出与 fit 时相同的 sample_weight。",
     "over_budget": ("{where} 所需的{resource}超过了本服务器给一次上传的上限（{limit}），因此没有打开。"
                     "请在 Python 中用 dtree.load_sklearn 打开它。"),
 }

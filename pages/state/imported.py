@@ -107,7 +107,10 @@ def refusal_text(refusal, lang: str, said) -> str:
     message).  The page names the file before it, so a ``TreeFileError``
     calls it "the file"."""
     if isinstance(refusal, TreeFileError):
-        where = "该文件" if lang == "zh" else "the file"
+        if refusal.code.startswith("data_"):  # (the data file's error: it names the tree)
+            where = "这棵树" if lang == "zh" else "The tree"
+        else:
+            where = "该文件" if lang == "zh" else "the file"
         return tree_file_error(refusal.code, where, refusal.values, lang)
     return said(refusal)
 

@@ -7,6 +7,7 @@ import pickle
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import skops.io as sio
@@ -167,6 +168,32 @@ def test_a_data_file_that_does_not_fit_opens_the_tree_without_data(iris_skops):
     at = open_skops(iris_skops, table=wrong)
     assert any("could not be used" in w.value for w in at.warning)
     assert any("No training data" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("change, code", [
+    (lambda frame: frame.assign(species=np.roll(frame["species"].to_numpy(), 50)),
+     "data_counts_differ"),
+    (lambda frame: frame.iloc[:-5], "data_rows_differ"),
+], ids=["other labels", "fewer rows"])
+def test_data_that_is_not_the_trees_is_said_in_the_pages_language(change, code, lang,
+                                                                  iris_skops):
+    """A data file with the tree's columns but other rows or labels: the tree
+    opens without data, and the warning words the engine's code in the
+    page's language (no English sentence in the Chinese)."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["lang"] = lang
+    at.run()
+    at = open_skops(iris_skops, table=change(IRIS).to_csv(index=False).encode(), at=at)
+    assert not at.error and len(at.warning) == 1
+    message = at.warning[0].value
+    assert worded(message, code, lang), message
+    if lang == "zh":
+        said = plain(message).split("：", 1)[1]
+        assert not re.search(r"[a-z]{3,} [a-z]{3,} [a-z]{3,}", said), message
+    at.switch_page(GROW).run()
+    assert_clean(at)
+    assert "tree\\.skops" in texts(at.markdown)
 
 
 @pytest.mark.parametrize("what, data, said", [

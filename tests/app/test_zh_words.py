@@ -677,6 +677,15 @@ def tree_file_errors():
     negative.tree_ = Tree(4, np.array([3], dtype=np.intp), 1)
     negative.tree_.__setstate__({**state, "nodes": nodes})
     error(lambda: dtree.from_sklearn(negative))  # negative_weight
+    # the training data given with a tree
+    error(lambda: dtree.from_sklearn(sk, X))  # data_x_without_y
+    error(lambda: dtree.from_sklearn(sk, X[:, :3], y))  # data_n_features
+    error(lambda: dtree.from_sklearn(sk, X, np.where(y == 2, 7, y)))  # data_unknown_label
+    error(lambda: dtree.from_sklearn(sk, X[:-5], y[:-5]))  # data_rows_differ
+    error(lambda: dtree.from_sklearn(sk, X, np.roll(y, 50)))  # data_counts_differ
+    regressor = DecisionTreeRegressorSk(max_depth=2, random_state=0).fit(X, X[:, 0])
+    error(lambda: dtree.from_sklearn(regressor, X, X[:, 0],
+                                     sample_weight=np.full(len(X), 2.0)))  # data_weights_differ
     with mock.patch.object(imported, "UPLOAD_BUDGET", Budget(seconds=0.0, megabytes=600)):
         error(lambda: imported.open_tree(data, "tree.skops"))  # over_budget (time)
     rng = np.random.default_rng(0)

@@ -276,7 +276,9 @@ def test_a_tree_past_a_default_limit_opens_once_the_limit_is_raised(iris):
     {"min_samples_split": 0.2}, {"min_weight_fraction_leaf": 0.1}, {"ccp_alpha": 0.01},
     {"min_impurity_decrease": 0.01}, {"random_state": np.random.RandomState(1)},
     {"max_depth": None},
-], ids=repr)
+], ids=lambda chosen: ",".join(  # (ids the same in every test process: no addresses)
+    f"{k}={type(v).__name__ if isinstance(v, np.random.RandomState) else v!r}"
+    for k, v in chosen.items()))
 def test_every_valid_classifier_setting_still_opens(chosen, iris):
     """Settings scikit-learn accepts open, from a file and as an object, and
     predict as scikit-learn does."""
