@@ -1,6 +1,7 @@
 """Prune page: post-pruning of the current tree, shown step by step.
 
-Four views (kept in the URL as ?prune_view=): minimal cost-complexity pruning
+Four views (kept in the URL as ?prune_view=ccp, steps, rep_pep or ebp, by
+pages/state/url_state.py): minimal cost-complexity pruning
 (the path against alpha, cross-validation with the 1-SE rule, the tree at the
 chosen alpha), here; the weakest-link sequence one collapse at a time,
 reduced-error and pessimistic pruning side by side (pages/panels/prune_panels.py),
@@ -70,9 +71,10 @@ if len(seq) == 0:
     st.stop()
 
 view_names = {v: words.view_name(v, lang()) for v in VIEWS}  # in this run's language
-view = head.segmented_control(tr("Method", "方法"), VIEWS, default="ccp", key="prune_view",
-                              format_func=view_names.get, bind="query-params", required=True,
-                              label_visibility="collapsed" if present else "visible")
+state.setdefault("prune_view", "ccp")  # (the URL keeps the key, not the name shown)
+view = head.segmented_control(tr("Method", "方法"), VIEWS, key="prune_view",
+                              format_func=view_names.get, required=True, persist_state="session",
+                              label_visibility="collapsed" if present else "visible") or "ccp"
 pruning = Pruning(fit, seq, head, present)
 room_stage.say(tr(f"Prune · {md(table_in_use.title)} · {view_names[view]}",
                   f"剪枝 · {md(table_in_use.title)} · {view_names[view]}"))

@@ -26,13 +26,25 @@ def md(text) -> str:
 
 # -- readers: each takes the link's text and returns the value, or raises ValueError --
 
-def one_of(*options) -> Callable:
-    """A reader that accepts one of ``options`` as written."""
+def one_of(*options, labels: Mapping | None = None) -> Callable:
+    """A reader that accepts one of ``options`` as written; with ``labels``
+    ({label: option}), also an option's label, read as the option (a link
+    written when the URL kept the label a widget showed)."""
     def read(value):
+        if value not in options and labels:  # (an option's own key comes first)
+            value = labels.get(value, value)
         if value not in options:
             raise ValueError(value)
         return value
     return read
+
+
+def named(options, *namers, languages=("en", "zh")) -> Callable:
+    """:func:`one_of` ``options``, also accepting the name each of ``namers``
+    (``namer(option, lang)``) gives an option in any of ``languages``."""
+    labels = {namer(option, lang): option
+              for namer in namers for option in options for lang in languages}
+    return one_of(*options, labels=labels)
 
 
 def number(kind, lo, hi, none=False) -> Callable:

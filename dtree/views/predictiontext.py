@@ -87,6 +87,19 @@ def rows_to_predict(prep):
     return prep.X_train, np.asarray(prep.y_train), "train"
 
 
+#: The ways of choosing the sample to predict (the panel's ``pred_src``).
+SOURCES = ("row", "custom")
+
+
+def source_names(which: str = "test", lang: str = "en") -> dict:
+    """The ways of choosing the sample, key -> name: a row of the set
+    :func:`rows_to_predict` offers (``which``: "test" or "train"), or
+    values of one's own."""
+    row = (t(lang, "A test row", "测试集中的一行") if which == "test"
+           else t(lang, "A training row", "训练集中的一行"))
+    return {"row": row, "custom": t(lang, "My own values", "自己输入取值")}
+
+
 def categorical_features(model) -> np.ndarray:
     """True for each categorical feature of ``model`` (all False when it has none)."""
     return _categorical(model)

@@ -90,16 +90,18 @@ def column_settings(i, default, base_params, task, poisson_ok):
         preset = st.selectbox(tr("Algorithm", "算法"), list(PRESETS), key=f"cmp_p{n}",
                               index=list(PRESETS).index(preset0), bind="query-params")
     options = compare.criterion_options(criteria_for(task, preset), task, preset, poisson_ok)
-    if state.get(f"cmp_c{n}") not in (None, *options):
-        state.pop(f"cmp_c{n}")  # the preset changed: back to its first criterion
-    index = options.index(criterion0) if criterion0 in options else 0
-    criterion = st.selectbox(tr("Criterion", "划分准则"), options, index=index,
-                             key=f"cmp_c{n}", bind="query-params",
-                             format_func=partial(criterion_name, lang=lang(), short=True))
-    growth = st.selectbox(tr("Growth order", "生长顺序"), list(GROWTH),
-                          index=list(GROWTH).index(growth0), key=f"cmp_g{n}",
+    # The criterion and the growth order are kept in the URL by their keys
+    # (pages/state/url_state.py), not by the names shown: set before the widgets.
+    if state.get(f"cmp_c{n}") not in options:  # (new, or the preset changed: its first)
+        state[f"cmp_c{n}"] = criterion0 if criterion0 in options else options[0]
+    criterion = st.selectbox(tr("Criterion", "划分准则"), options, key=f"cmp_c{n}",
+                             format_func=partial(criterion_name, lang=lang(), short=True),
+                             persist_state="session")
+    if state.get(f"cmp_g{n}") not in GROWTH:
+        state[f"cmp_g{n}"] = growth0
+    growth = st.selectbox(tr("Growth order", "生长顺序"), list(GROWTH), key=f"cmp_g{n}",
                           format_func=partial(growth_name, lang=lang()),
-                          bind="query-params")
+                          persist_state="session")
     max_depth = st.number_input("max_depth", 1, 64, start["max_depth"],
                                 key=f"cmp_d{n}", placeholder=tr("no limit", "不限"),
                                 bind="query-params")
@@ -212,9 +214,10 @@ def charts(profiles, labels, step, classification, n_test):
     """The chosen chart: scores against depth and leaves, the agreement of
     the test predictions, or the impurity functions at the first tree's node."""
     names = words.chart_names(classification, lang())
-    chart = st.segmented_control(tr("Chart", "图表"), list(names), default="scores",
-                                 format_func=names.get, key="cmp_chart",
-                                 bind="query-params", required=True) or "scores"
+    st.session_state.setdefault("cmp_chart", "scores")  # (in the URL by its key: url_state.py)
+    chart = st.segmented_control(tr("Chart", "图表"), list(names), format_func=names.get,
+                                 key="cmp_chart", required=True,
+                                 persist_state="session") or "scores"
     if chart == "scores":
         metric = words.metric_name(classification, lang())
         st.plotly_chart(compare.scores_figure(profiles, labels, step, metric, lang=lang()),

@@ -7,8 +7,9 @@ without drawing anything, for ``viz.step_dot(..., path=...)``; then
 :func:`prediction_panel` draws the widgets and the explanation, and
 :func:`importance_panel` the importances after this step.
 
-Session keys (with the default prefix ``pred``): ``pred_src`` (test row or
-own values; in the URL), ``pred_row`` (the test row; in the URL),
+Session keys (with the default prefix ``pred``): ``pred_src`` ("row" or
+"custom": a test row or one's own values; in the URL, by
+pages/state/url_state.py), ``pred_row`` (the test row; in the URL),
 ``pred_v<j>`` (the value typed or chosen for feature j: a float or None for
 a numeric feature, the index of the category or -1 "missing" for a
 categorical one), ``pred_fill`` (the button copying the row into the form),
@@ -25,16 +26,14 @@ import streamlit as st
 from dtree.views.vocabulary import text
 from dtree.views import predictiontext as words
 from dtree.views import viz
-from dtree.views.predictiontext import (MISSING, categorical_features, form_sample,
+from dtree.views.predictiontext import (MISSING, SOURCES, categorical_features, form_sample,
                                         form_values, row_number, row_sample, rows_to_predict,
-                                        shown_value)
+                                        shown_value, source_names)
 from dtree.views.prediction import (distribution_figure, explain_prediction, explanation,
                                     feature_names, fmt_value, importance_figure, importance_latex,
                                     importance_summary, importance_terms, importances_at)
 from dtree.views.links import md
 from pages.state.session import lang, said, tr
-
-SOURCES = ("row", "custom")
 
 
 # ---------------------------------------------------------------------------
@@ -123,14 +122,13 @@ def sample_controls(fit, key_prefix="pred"):
     model = fit.model
     X, y, which = rows_to_predict(fit.prep)
     names = feature_names(model)
-    labels = {"row": tr("A test row", "测试集中的一行") if which == "test"
-              else tr("A training row", "训练集中的一行"),
-              "custom": tr("My own values", "自己输入取值")}
-    if f"{p}_src" in state and state[f"{p}_src"] not in SOURCES:
-        del state[f"{p}_src"]
-    st.segmented_control(tr("Sample to predict", "要预测的样本"), list(SOURCES), default="row",
+    labels = source_names(which, lang())
+    # (the key, not its label, is kept in the URL: pages/state/url_state.py)
+    if state.get(f"{p}_src") not in SOURCES:
+        state[f"{p}_src"] = _source(p)
+    st.segmented_control(tr("Sample to predict", "要预测的样本"), list(SOURCES),
                          format_func=labels.get, key=f"{p}_src", required=True,
-                         bind="query-params", persist_state="session")
+                         persist_state="session")
     source = _source(p)
     has_rows = len(X) > 0
     if has_rows:

@@ -5,18 +5,38 @@ The parsing and the words are plain functions in :mod:`dtree.views.links`;
 this module reads and writes ``st.query_params`` and the session state.
 """
 
+from functools import partial
+
 import streamlit as st
 
 from dtree.tables.io import BUILTIN, find_builtin
 from dtree.tables.prepare import CLASSIFICATION_CRITERIA, PRESETS, REGRESSION_CRITERIA
 from dtree import MAX_RESAMPLES, RESAMPLE_METHODS
 from dtree.views import links, manual
-from dtree.views.comparetext import MODES, RESAMPLE_CHARTS
+from dtree.views.comparetext import MODES, RESAMPLE_CHARTS, chart_names
+from dtree.views.predictiontext import SOURCES, source_names
+from dtree.views.prunetext import VIEWS, view_name
+from dtree.views.vocabulary import criterion_name, growth_name
 from dtree.tables.choices import GROWTH
 from pages.state.session import lang
 from pages.state.tables_state import builtin_table, current_table, table_title
 
 _one_of, _number, _text = links.one_of, links.number, links.text
+_CRITERIA = (*CLASSIFICATION_CRITERIA, *REGRESSION_CRITERIA)
+
+
+#: The names the choices below show, ``name(key, lang)``.  Such a choice is
+#: kept in the URL by its key (``?prune_view=ebp``), not by the name its
+#: widget shows in the interface language, so that a link opens the same
+#: view in either language; a name in English or Chinese (what the URL
+#: held before) still reads as its key, so that older links keep working.
+_NAMES = {
+    "criterion": (partial(criterion_name, short=True), criterion_name),
+    "chart": (lambda key, lang: chart_names(True, lang)[key],
+              lambda key, lang: chart_names(False, lang)[key]),
+    "source": (lambda key, lang: source_names("test", lang)[key],
+               lambda key, lang: source_names("train", lang)[key]),
+}
 
 
 #: Session-state keys kept in the URL, with how to read (and check) them:
@@ -55,7 +75,16 @@ URL_STATE = {
     "cmp_mode": _one_of(*MODES), "cmp_resamples": _number(int, 1, MAX_RESAMPLES),
     "cmp_method": _one_of(*RESAMPLE_METHODS), "cmp_drop": _number(int, 5, 50),
     "cmp_rseed": _number(int, 0, 2**31 - 1), "cmp_rchart": _one_of(*RESAMPLE_CHARTS),
-    # what the Grow page shows
+    # the chart under the trees (named, as below: see _NAMES)
+    "cmp_chart": links.named(tuple(chart_names(True)), *_NAMES["chart"]),
+    # each tree's criterion and growth order (Compare page, trees 1 to 4)
+    **{f"cmp_c{n}": links.named(_CRITERIA, *_NAMES["criterion"]) for n in range(1, 5)},
+    **{f"cmp_g{n}": links.named(GROWTH, growth_name) for n in range(1, 5)},
+    # the Prune page's method (cost-complexity, weakest-link steps, REP and
+    # PEP, C4.5's EBP)
+    "prune_view": links.named(VIEWS, view_name),
+    # what the Grow page shows; the sample it predicts: a row or one's own values
+    "pred_src": links.named(SOURCES, *_NAMES["source"]),
     "inspect": _number(int, 0, 10**9, none=True), "panel": _text,
     # the splits chosen by hand on the Grow page (forced_splits as compact
     # JSON; the engine checks them against the data when it fits)

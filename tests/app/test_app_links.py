@@ -9,10 +9,9 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from dtree.tables.io import BUILTIN, find_builtin
-from tests.helpers.apptest import APP
+from tests.helpers.link_open import opened
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = ["iris", "wine", "penguins", "cats", "loan", "playtennis", "watermelon2",
@@ -40,27 +39,6 @@ def test_unknown_names_do_not_resolve(name):
 
 
 # -- the app ------------------------------------------------------------------------
-
-
-def opened(url, runs=1, then_page=False):
-    """A new session opened on ``url`` (relative to http://localhost:8501/).
-    A page's link runs that page (through the frame: pages.state.session.require_frame);
-    with ``then_page`` the frame's home page runs first and the page after it,
-    which is how widgets bound to the URL read it under AppTest."""
-    parts = urlsplit(url)
-    at = AppTest.from_file(APP, default_timeout=120)
-    for key, values in parse_qs(parts.query).items():
-        at.query_params[key] = values[0]
-    page = parts.path.strip("/")
-    if page and not then_page:
-        at.switch_page(f"pages/{page}.py")
-    for _ in range(runs):
-        at.run()
-    if page and then_page:
-        assert not at.warning
-        at.switch_page(f"pages/{page}.py").run()
-    assert not at.exception, [e.message for e in at.exception]
-    return at
 
 
 @pytest.mark.parametrize("name", ["wine", "WINE", "Wine", "wine "])

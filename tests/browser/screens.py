@@ -45,12 +45,9 @@ VIEWS = [
      "/compare?data=penguins&cmp_mode=resamples&cmp_step=3&present=false"),
     ("prune-default", "/prune?data=wine"),
     ("prune-two", "/prune?data=wine&prune_trees=two"),
-    # (the Prune page's view is bound to the link by its label, in the
-    # interface's language)
-    ("prune-steps", "/prune?data=wine&prune_view=Weakest-link+steps", ("en",)),
-    ("prune-steps", "/prune?data=wine&prune_view=最弱环节逐步剪枝", ("zh",)),
-    ("prune-ebp", "/prune?data=penguins&preset=C4.5&prune_view=EBP+(C4.5)", ("en",)),
-    ("prune-ebp", "/prune?data=penguins&preset=C4.5&prune_view=EBP（C4.5）", ("zh",)),
+    # (the Prune page's view is in the link by its key, in either language)
+    ("prune-steps", "/prune?data=wine&prune_view=steps"),
+    ("prune-ebp", "/prune?data=penguins&preset=C4.5&prune_view=ebp"),
     # greedy against lookahead on the XOR table, in presenter mode and not
     ("learn-lookahead", "/learn?learn_part=lookahead&look_data=xor"),
     ("learn-lookahead-normal", "/learn?learn_part=lookahead&look_data=xor&present=false"),

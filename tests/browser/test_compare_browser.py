@@ -61,7 +61,7 @@ def test_compare_page_draws_the_default_trees_in_lockstep(page, app_url):
     page.wait_for_function(f"""() => document.querySelector('{CHARTS}')
         .textContent.includes('taylor2 = ')""")
     wait_for_app(page)
-    assert "cmp_c1=Taylor" in page.url
+    assert "cmp_c1=taylor2" in page.url
     assert page.locator(EXCEPTION).count() == 0
     shot(page, "compare-popover")
     page.keyboard.press("Escape")

@@ -152,7 +152,7 @@ def test_the_keys_step_compare_and_prune(page, app_url):
     press(page, "Home")
     page.wait_for_function("() => document.querySelector('.st-key-cmp_prev button').disabled")
 
-    open_app(page, app_url + "/prune?data=wine&present=true&prune_view=Weakest-link+steps")
+    open_app(page, app_url + "/prune?data=wine&present=true&prune_view=steps")
     settle(page)
     assert page.locator(".st-key-prune_prev button").first.is_disabled()
     press(page, "ArrowRight")
@@ -194,8 +194,8 @@ GROW_VIEWS = [  # (name, link); Loan under ID3 and Wine under CART at depth 4
 OTHER_VIEWS = [
     ("compare-default", "/compare?cmp_step=3"),
     ("prune-default", "/prune?data=wine"),
-    ("prune-steps", "/prune?data=wine&prune_view=Weakest-link+steps&prune_step=2"),
-    ("prune-ebp", "/prune?data=wine&prune_view=EBP+(C4.5)"),
+    ("prune-steps", "/prune?data=wine&prune_view=steps&prune_step=2"),
+    ("prune-ebp", "/prune?data=wine&prune_view=ebp"),
 ]
 
 

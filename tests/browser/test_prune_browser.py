@@ -92,7 +92,7 @@ def test_alpha_from_the_url(page, app_url):
 
 def test_steps_from_the_url_and_next(page, app_url):
     tall(page, 2200)
-    go(page, url(app_url, prune_view="Weakest-link steps", prune_step=1))
+    go(page, url(app_url, prune_view="steps", prune_step=1))
     page.wait_for_selector(NODES, state="attached")
     before = trees(page)[0]
     page.wait_for_selector('[data-testid="stMarkdownContainer"] .katex')
@@ -107,7 +107,7 @@ def test_steps_from_the_url_and_next(page, app_url):
 
 def test_rep_and_pep(page, app_url):
     tall(page, 2600)
-    go(page, url(app_url, prune_view="REP and PEP"))
+    go(page, url(app_url, prune_view="rep_pep"))
     page.wait_for_function(f"() => document.querySelectorAll('{GRAPH}').length === 2")
     page.wait_for_selector(NODES, state="attached")
     assert page.locator(EXCEPTION).count() == 0
