@@ -98,7 +98,6 @@ if source == "scikit-learn tree":
     st.file_uploader(tr("Its training data (optional): CSV, TSV, Excel, Parquet or ARFF",
                         "它的训练数据（可选）：CSV、TSV、Excel、Parquet 或 ARFF 文件"),
                      type=UPLOAD_TYPES, key="skops_data", on_change=read_skops)
-    st.caption(text(words.TEXTS, "skops_help", lang()))
     imported.get_ready()  # (the first upload's check then starts at once)
 elif source == "Upload a file":
     st.file_uploader(tr("CSV, TSV, Excel (.xlsx), Parquet or Weka ARFF",
@@ -125,6 +124,8 @@ for what, show, icon in (("upload", st.error, "error"), ("skops", st.error, "err
         show(words.refused(what, md(name), md(imported.refusal_text(message, lang(), said)),
                            md(still), lang()),
              icon=f":material/{icon}:")
+if source == "scikit-learn tree":  # (below a refusal, so that it stays in view)
+    st.caption(text(words.TEXTS, "skops_help", lang()))
 if imported.current() is not None:
     show_imported(imported.current())
     st.stop()  # (the dataset's columns and split do not apply to a fitted tree)

@@ -688,10 +688,9 @@ def tree_file_errors():
                                      sample_weight=np.full(len(X), 2.0)))  # data_weights_differ
     with mock.patch.object(imported, "UPLOAD_BUDGET", Budget(seconds=0.0, megabytes=600)):
         error(lambda: imported.open_tree(data, "tree.skops"))  # over_budget (time)
-    rng = np.random.default_rng(0)
-    X5 = pd.DataFrame(rng.normal(size=(5_000, 4)), columns=list("abcd"))
-    y5 = rng.normal(size=5_000)
-    big = sio.dumps(DecisionTreeRegressorSk(random_state=0).fit(X5, y5))
-    with mock.patch.object(imported, "UPLOAD_BUDGET", Budget(seconds=60.0, megabytes=1)):
-        error(lambda: imported.open_tree(big, "tree.skops", mock.Mock(frame=X5.assign(t=y5))))
+    from tests.helpers import budget_work
+
+    with mock.patch.object(imported, "UPLOAD_BUDGET", Budget(seconds=60.0, megabytes=64)), \
+            mock.patch.object(imported, "vet", budget_work.vet_that_allocates):
+        error(lambda: imported.open_tree(data, "tree.skops"))  # over_budget (memory)
     return out
