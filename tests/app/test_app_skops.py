@@ -16,10 +16,10 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from streamlit.testing.v1 import AppTest
 
 import dtree
+from tests.helpers.apptest import APP, DATA, GROW, assert_clean, dot, n_nodes
 
 ROOT = Path(__file__).resolve().parents[2]
-APP = str(ROOT / "app.py")
-DATA, GROW, PRUNE = "pages/data.py", "pages/grow.py", "pages/prune.py"
+PRUNE = "pages/prune.py"
 IRIS = pd.read_csv(ROOT / "data" / "iris.csv")
 FEATURES = IRIS.drop(columns="species")
 NEEDS = "need its training data"
@@ -28,20 +28,6 @@ NEEDS = "need its training data"
 def iris_tree(**params):
     params = {"max_depth": 3, "random_state": 0, **params}
     return DecisionTreeClassifier(**params).fit(FEATURES, IRIS["species"])
-
-
-def assert_clean(at):
-    assert not at.exception, [e.message for e in at.exception]
-
-
-def dot(at):
-    charts = at.get("graphviz_chart")
-    assert charts, "no tree drawn"
-    return charts[0].proto.spec
-
-
-def n_nodes(spec):
-    return len(re.findall(r"^\d+ \[label=", spec, flags=re.M))
 
 
 def texts(elements):
