@@ -48,7 +48,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from step_data import step_frame  # noqa: E402
-from uploads import ARTIFACTS, ROOT, TIMEOUT_MS, Server, go  # noqa: E402
+from uploads import ARTIFACTS, ROOT, TIMEOUT_MS, Server, go, new_page  # noqa: E402
 
 from tests.browser.conftest import (CHROMIUM, CHROMIUM_ARGS, expect_rerun,  # noqa: E402
                                     open_app, upload_file, wait_for_app, wait_for_rerun)
@@ -89,10 +89,7 @@ STEP = """([expected, limit]) => {
 
 def new_tab(browser):
     """A new context (a new session) with room for the whole 31-node tree."""
-    context = browser.new_context(viewport={"width": 1600, "height": 1600})
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    return context, page
+    return new_page(browser, height=1600)
 
 
 def first_tree_s(browser, url: str) -> float:

@@ -157,8 +157,9 @@ class Server:
         self.log.close()
 
 
-def new_page(browser):
-    context = browser.new_context(viewport={"width": 1600, "height": 1200})
+def new_page(browser, height: int = 1200):
+    """A new context (a new session) and its page, 1600 wide and ``height`` tall."""
+    context = browser.new_context(viewport={"width": 1600, "height": height})
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     return context, page
